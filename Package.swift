@@ -1,0 +1,65 @@
+// swift-tools-version: 6.0
+// Gambit: did our custom phrases make speech recognition better, by how much, at what cost?
+//
+// The targets follow the pipeline (see README.md, "How it fits together"):
+// Audio → TrainingData → NGram → LanguageModel → Recognition → Scoring → Runner → Reporting → Gate,
+// with one C module per C library underneath and a thin `gambit` executable on top.
+import PackageDescription
+
+let package = Package(
+    name: "Gambit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "gambit", targets: ["GambitCLI"]),
+        .executable(name: "gambit-bench", targets: ["GambitBenchmarks"]),
+        .library(name: "Gambit", targets: ["Audio", "Recognition"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+    ],
+    targets: [
+        // C libraries.
+        .systemLibrary(
+            name: "CSphinxLib",
+            pkgConfig: "pocketsphinx",
+            providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]
+        ),
+        .target(name: "CPocketSphinx", dependencies: ["CSphinxLib"]),
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "CXMLSchema", dependencies: ["CLibXML2"]),
+        .target(
+            name: "CFliteG2P",
+            linkerSettings: [
+                .linkedLibrary("flite_cmulex"), .linkedLibrary("flite_usenglish"), .linkedLibrary("flite"),
+                .linkedLibrary("m"),
+            ]
+        ),
+
+        // The pipeline.
+        .target(name: "Audio", dependencies: ["CSndFile", "CSampleRate"]),
+        .target(
+            name: "Recognition",
+            dependencies: ["Audio", "CPocketSphinx", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+
+        // Front ends.
+        .executableTarget(
+            name: "GambitCLI",
+            dependencies: [
+                "Audio", "Recognition",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "GambitBenchmarks", dependencies: ["Audio", "Recognition"]),
+
+        // Tests.
+        .target(name: "GambitTestSupport", path: "Sources/GambitTestSupport"),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "GambitTestSupport"]),
+        .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "Audio", "GambitTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,191 @@
+internal import CSampleRate
+internal import CSndFile
+import Foundation
+
+/// Mono 16-bit samples at the recognizer's rate, with a note of what the file was.
+public struct AudioClip: Sendable, Equatable {
+    /// The samples, mono, at `sampleRate`.
+    public var samples: [Int16]
+    /// Samples per second of `samples`.
+    public var sampleRate: Int
+    /// The sample rate the file was recorded at.
+    public var sourceSampleRate: Int
+    /// The number of channels the file had before mixdown.
+    public var sourceChannels: Int
+
+    public init(samples: [Int16], sampleRate: Int, sourceSampleRate: Int? = nil, sourceChannels: Int = 1) {
+        self.samples = samples
+        self.sampleRate = sampleRate
+        self.sourceSampleRate = sourceSampleRate ?? sampleRate
+        self.sourceChannels = sourceChannels
+    }
+
+    /// Length in seconds.
+    public var duration: Double { Double(samples.count) / Double(sampleRate) }
+}
+
+/// Reads audio files through libsndfile, mixes them down to mono and resamples them with
+/// libsamplerate to the rate the acoustic model expects.
+///
+/// WAV, FLAC, OGG/Vorbis and every other container libsndfile knows are read by their headers;
+/// headerless files need a ``RawAudioFormat``. A 16 kHz mono 16-bit file is passed through bit for
+/// bit, so results match tools that read the PCM directly.
+public struct AudioLoader: Sendable {
+    /// The rate every clip is converted to.
+    public var targetSampleRate: Int
+
+    public init(targetSampleRate: Int = 16_000) {
+        self.targetSampleRate = targetSampleRate
+    }
+
+    /// Loads a file into a mono clip at ``targetSampleRate``.
+    ///
+    /// - Parameters:
+    ///   - url: The audio file.
+    ///   - raw: The layout of a headerless file; nil to read the file's own header.
+    /// - Returns: The samples, mixed down and resampled as needed.
+    /// - Throws: ``AudioError`` naming the file when it is missing, empty, truncated, not audio or in
+    ///   an encoding that cannot be decoded.
+    public func load(_ url: URL, raw: RawAudioFormat? = nil) throws(AudioError) -> AudioClip {
+        let path = url.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw .missing(path: path)
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        if size == 0 { throw .empty(path: path) }
+
+        var info = SF_INFO()
+        if let raw {
+            info.samplerate = Int32(raw.sampleRate)
+            info.channels = Int32(raw.channels)
+            info.format = Int32(SF_FORMAT_RAW) | Self.sndfileSubtype(raw.encoding)
+            guard sf_format_check(&info) != 0 else {
+                throw .invalidRawFormat(path: path, detail: "libsndfile rejects \(raw)")
+            }
+        }
+        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+            let code = Int(sf_error(nil))
+            let message = String(cString: sf_strerror(nil))
+            if code == Int(SF_ERR_UNSUPPORTED_ENCODING) || Self.hasSoundContainerMagic(path) {
+                // The container is one libsndfile knows, so what it cannot decode is the content.
+                throw .unsupportedEncoding(path: path, detail: message)
+            }
+            throw .notAudio(path: path, detail: message)
+        }
+        defer { sf_close(file) }
+
+        let channels = Int(info.channels)
+        let rate = Int(info.samplerate)
+        guard info.frames > 0 else { throw .empty(path: path) }
+        if raw == nil, let shortfall = Self.truncation(of: file, info: info, fileSize: size) {
+            throw .truncated(path: path, detail: shortfall)
+        }
+
+        if channels == 1 && rate == targetSampleRate {
+            var samples = [Int16](repeating: 0, count: Int(info.frames))
+            let read = samples.withUnsafeMutableBufferPointer { sf_readf_short(file, $0.baseAddress, info.frames) }
+            guard read > 0 else { throw .readFailed(path: path, detail: String(cString: sf_strerror(file))) }
+            if read < info.frames { samples.removeSubrange(Int(read)...) }
+            return AudioClip(samples: samples, sampleRate: rate, sourceSampleRate: rate, sourceChannels: 1)
+        }
+
+        var interleaved = [Float](repeating: 0, count: Int(info.frames) * channels)
+        let read = interleaved.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, info.frames) }
+        guard read > 0 else { throw .readFailed(path: path, detail: String(cString: sf_strerror(file))) }
+        let frames = Int(read)
+        var mono = [Float](repeating: 0, count: frames)
+        if channels == 1 {
+            mono = Array(interleaved[0..<frames])
+        } else {
+            let scale = 1 / Float(channels)
+            for frame in 0..<frames {
+                var sum: Float = 0
+                for channel in 0..<channels { sum += interleaved[frame * channels + channel] }
+                mono[frame] = sum * scale
+            }
+        }
+        let resampled = try resample(mono, from: rate, path: path)
+        let samples = resampled.map { value -> Int16 in
+            let scaled = (value * 32_768).rounded()
+            return Int16(max(-32_768, min(32_767, scaled)))
+        }
+        return AudioClip(
+            samples: samples, sampleRate: targetSampleRate, sourceSampleRate: rate, sourceChannels: channels)
+    }
+
+    /// Resamples with libsamplerate's best sinc converter.
+    private func resample(_ input: [Float], from rate: Int, path: String) throws(AudioError) -> [Float] {
+        guard rate != targetSampleRate else { return input }
+        let ratio = Double(targetSampleRate) / Double(rate)
+        let capacity = Int((Double(input.count) * ratio).rounded(.up)) + 16
+        var output = [Float](repeating: 0, count: capacity)
+        var generated = 0
+        let status: Int32 = input.withUnsafeBufferPointer { inBuffer in
+            output.withUnsafeMutableBufferPointer { outBuffer in
+                var data = SRC_DATA()
+                data.data_in = inBuffer.baseAddress
+                data.input_frames = inBuffer.count
+                data.data_out = outBuffer.baseAddress
+                data.output_frames = outBuffer.count
+                data.src_ratio = ratio
+                data.end_of_input = 1
+                let status = src_simple(&data, Int32(SRC_SINC_BEST_QUALITY), 1)
+                generated = Int(data.output_frames_gen)
+                return status
+            }
+        }
+        guard status == 0 else {
+            throw .readFailed(path: path, detail: "resampling failed: " + String(cString: src_strerror(status)))
+        }
+        return Array(output[0..<generated])
+    }
+
+    /// Compares the data length a container's header declares with the bytes actually present.
+    ///
+    /// libsndfile quietly clamps a truncated WAV or AIFF to the bytes that are there; its log says so.
+    private static func truncation(of file: OpaquePointer, info: SF_INFO, fileSize: Int) -> String? {
+        var log = [CChar](repeating: 0, count: 4096)
+        _ = sf_command(file, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
+        let text = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        for line in text.split(separator: "\n") {
+            let lowered = line.lowercased()
+            if lowered.contains("should be") || lowered.contains("truncated")
+                || (lowered.contains("data length") && lowered.contains("file"))
+            {
+                return line.trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+
+    /// True when the file starts like a sound container (RIFF/RF64 WAV, AIFF, FLAC, Ogg, AU, CAF, NIST).
+    private static func hasSoundContainerMagic(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = handle.readData(ofLength: 4)
+        let magic = String(decoding: head, as: UTF8.self)
+        return ["RIFF", "RIFX", "RF64", "FORM", "fLaC", "OggS", ".snd", "caff", "NIST"].contains(magic)
+    }
+
+    private static func sndfileSubtype(_ encoding: RawAudioFormat.Encoding) -> Int32 {
+        let little = Int32(SF_ENDIAN_LITTLE)
+        let big = Int32(SF_ENDIAN_BIG)
+        switch encoding {
+        case .s8: return Int32(SF_FORMAT_PCM_S8)
+        case .u8: return Int32(SF_FORMAT_PCM_U8)
+        case .s16le: return Int32(SF_FORMAT_PCM_16) | little
+        case .s16be: return Int32(SF_FORMAT_PCM_16) | big
+        case .s24le: return Int32(SF_FORMAT_PCM_24) | little
+        case .s24be: return Int32(SF_FORMAT_PCM_24) | big
+        case .s32le: return Int32(SF_FORMAT_PCM_32) | little
+        case .s32be: return Int32(SF_FORMAT_PCM_32) | big
+        case .f32le: return Int32(SF_FORMAT_FLOAT) | little
+        case .f32be: return Int32(SF_FORMAT_FLOAT) | big
+        case .f64le: return Int32(SF_FORMAT_DOUBLE) | little
+        case .f64be: return Int32(SF_FORMAT_DOUBLE) | big
+        case .ulaw: return Int32(SF_FORMAT_ULAW)
+        case .alaw: return Int32(SF_FORMAT_ALAW)
+        }
+    }
+}

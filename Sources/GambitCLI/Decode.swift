@@ -1,0 +1,81 @@
+import ArgumentParser
+import Audio
+import Foundation
+import Recognition
+
+struct Decode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Transcribe audio files and print each transcript with word timings and confidences."
+    )
+
+    @Argument(help: "Audio files (WAV, FLAC, OGG, or headerless with --raw).")
+    var audio: [String]
+
+    @Option(help: "Locale of the recognizer.")
+    var locale = "en-US"
+
+    @Option(help: "Format of headerless audio: ENCODING:RATE:CHANNELS, e.g. s16le:16000:1.")
+    var raw: String?
+
+    @Option(help: "Alternatives to list beside the best transcription.")
+    var alternatives = 3
+
+    @Flag(help: "Print JSON (one object per file) instead of text.")
+    var json = false
+
+    func run() throws {
+        var rawFormat: RawAudioFormat?
+        if let raw {
+            guard let parsed = RawAudioFormat(raw) else {
+                throw ValidationError("--raw \(raw): expected ENCODING:RATE:CHANNELS, e.g. s16le:16000:1")
+            }
+            rawFormat = parsed
+        }
+        let recognizer = try SpeechRecognizer(locale: locale)
+        let options = RecognitionOptions(requiresOnDeviceRecognition: true, maximumAlternatives: alternatives)
+        var failures = 0
+        for path in audio {
+            let request = URLRecognitionRequest(url: URL(fileURLWithPath: path), rawFormat: rawFormat, options: options)
+            do {
+                let result = try recognizer.recognize(request)
+                print(
+                    json ? DecodeOutput.json(path: path, result: result) : DecodeOutput.text(path: path, result: result)
+                )
+            } catch {
+                failures += 1
+                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            }
+        }
+        if failures > 0 {
+            FileHandle.standardError.write(Data("\(failures) of \(audio.count) files failed\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+enum DecodeOutput {
+    static func text(path: String, result: RecognitionResult) -> String {
+        var lines = ["\(path): \(result.bestTranscription.formattedString)"]
+        for segment in result.bestTranscription.segments {
+            lines.append(
+                String(
+                    format: "  %7.2f %6.2f  %.3f  %@", segment.timestamp, segment.duration, segment.confidence,
+                    segment.substring))
+        }
+        for alternative in result.transcriptions.dropFirst() {
+            lines.append("  alt: \(alternative.formattedString)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(path: String, result: RecognitionResult) -> String {
+        struct Line: Encodable {
+            let audio: String
+            let result: RecognitionResult
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(Line(audio: path, result: result))) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

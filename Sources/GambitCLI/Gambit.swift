@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Gambit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gambit",
+        abstract: "Did our custom phrases make speech recognition better, by how much, at what cost?",
+        subcommands: [Decode.self]
+    )
+}

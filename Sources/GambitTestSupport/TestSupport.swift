@@ -1,0 +1,87 @@
+import Foundation
+
+/// Shared helpers for Gambit's test suites: running the real tools (sox, flite, pocketsphinx_batch,
+/// sclite) and locating Debian's test recordings. Tests use real data only.
+public enum TestSupport {
+    /// Debian's `pocketsphinx-testdata` recordings.
+    public static let testData = URL(fileURLWithPath: "/usr/share/pocketsphinx/test/data")
+
+    /// The five LibriVox recordings, in `fileids` order.
+    public static var librivox: [URL] {
+        let folder = testData.appendingPathComponent("librivox")
+        let ids = (try? String(contentsOf: folder.appendingPathComponent("fileids"), encoding: .utf8)) ?? ""
+        return ids.split(separator: "\n").map { folder.appendingPathComponent("\($0).wav") }
+    }
+
+    /// The five "cards" recordings.
+    public static var cards: [URL] {
+        (1...5).map { testData.appendingPathComponent("cards/00\($0).wav") }
+    }
+
+    /// The package's root folder (found from this source file's location).
+    public static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
+
+    /// A new empty folder under the system temporary directory.
+    public static func temporaryDirectory(_ label: String = "test") throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gambit-\(label)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// True when an executable is on PATH.
+    public static func hasTool(_ name: String) -> Bool {
+        (try? run("/usr/bin/env", ["which", name])) != nil
+    }
+
+    /// Runs a program and returns its standard output; throws with its standard error on failure.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
+        process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        if let input {
+            let pipe = Pipe()
+            process.standardInput = pipe
+            try process.run()
+            pipe.fileHandleForWriting.write(input)
+            try pipe.fileHandleForWriting.close()
+        } else {
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ToolFailure(
+                command: ([executable] + arguments).joined(separator: " "),
+                status: process.terminationStatus, stderr: String(decoding: err, as: UTF8.self))
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Speaks `text` with a flite voice into a 16 kHz mono WAV file.
+    public static func synthesize(_ text: String, voice: String = "slt", to url: URL) throws {
+        let raw = url.deletingPathExtension().appendingPathExtension("flite.wav")
+        try run("flite", ["-voice", voice, "-t", text, "-o", raw.path])
+        try run("sox", ["-R", raw.path, "-r", "16000", "-c", "1", "-b", "16", url.path])
+        try? FileManager.default.removeItem(at: raw)
+    }
+}
+
+/// A tool exited with a non-zero status.
+public struct ToolFailure: Error, CustomStringConvertible {
+    public let command: String
+    public let status: Int32
+    public let stderr: String
+
+    public var description: String { "\(command) exited \(status): \(stderr.suffix(2000))" }
+}

@@ -1,0 +1,172 @@
+import Audio
+import Foundation
+
+/// A speech recognizer bound to one locale, shaped like Apple's `SFSpeechRecognizer`, running
+/// PocketSphinx on this machine.
+///
+/// Each recognizer owns its decoders (one for the base model, one per customized model it has
+/// seen, created on first use), so it belongs to one task at a time: create one per worker.
+/// Everything it returns is a plain value.
+public final class SpeechRecognizer {
+    /// The locale this recognizer was created for (`en-US`).
+    public let locale: String
+    /// The model it decodes with.
+    public let model: AcousticModel
+    /// Engine settings shared by all its decoders.
+    public let settings: DecoderSettings
+    /// PocketSphinx runs in this process: every request is served on the device.
+    public let supportsOnDeviceRecognition = true
+
+    private let loader = AudioLoader()
+    private var batchDecoders: [LanguageModelConfiguration?: Decoder] = [:]
+    private var streamDecoders: [LanguageModelConfiguration?: Decoder] = [:]
+
+    /// Creates a recognizer for a locale.
+    ///
+    /// - Parameters:
+    ///   - locale: A BCP-47 identifier such as `en-US` (also `en_US`).
+    ///   - model: The model files; by default the installed model for the locale.
+    ///   - settings: Engine settings.
+    /// - Throws: ``RecognitionError/unsupportedLocale(_:supported:)`` when no model is installed for
+    ///   the locale, ``RecognitionError/modelMissing(path:hint:)`` when its files are not there.
+    public init(
+        locale: String, model: AcousticModel? = nil, settings: DecoderSettings = DecoderSettings()
+    ) throws(RecognitionError) {
+        let canonical = AcousticModel.canonicalLocale(locale)
+        let installed = AcousticModel.installed
+        guard let chosen = model ?? installed[canonical] else {
+            throw .unsupportedLocale(locale, supported: installed.keys.sorted())
+        }
+        guard chosen.locale == canonical else {
+            throw .unsupportedLocale(locale, supported: [chosen.locale])
+        }
+        try chosen.validate()
+        self.locale = canonical
+        self.model = chosen
+        self.settings = settings
+    }
+
+    /// The locales this machine has models for.
+    public static var supportedLocales: [String] { AcousticModel.installed.keys.sorted() }
+
+    /// Loads the base (and, when given, the customized) decoder now rather than on the first request,
+    /// so that model load time can be measured apart from decoding.
+    public func preload(_ custom: LanguageModelConfiguration? = nil) throws(RecognitionError) {
+        _ = try decoder(for: custom, streaming: false)
+    }
+
+    /// Recognises a recorded file.
+    ///
+    /// - Throws: ``RecognitionError`` for engine failures; `AudioError` (wrapped in
+    ///   ``RecognitionFailure``) when the file cannot be read.
+    public func recognize(_ request: URLRecognitionRequest) throws(RecognitionFailure) -> RecognitionResult {
+        let clip: AudioClip
+        do {
+            clip = try loader.load(request.url, raw: request.rawFormat)
+        } catch {
+            throw .audio(error)
+        }
+        do {
+            return try recognize(clip, options: request.options)
+        } catch {
+            throw .engine(error)
+        }
+    }
+
+    /// Recognises samples already in memory as one utterance.
+    public func recognize(_ clip: AudioClip, options: RecognitionOptions) throws(RecognitionError)
+        -> RecognitionResult
+    {
+        let (custom, status) = resolveCustomization(options)
+        let decoder = try decoder(for: custom, streaming: false)
+        let decoded = try decoder.decode(clip.samples, alternatives: options.maximumAlternatives)
+        return result(decoded, isFinal: true, customization: status, duration: clip.duration)
+    }
+
+    /// Recognises audio delivered in buffers, reporting partial results as they change.
+    ///
+    /// - Parameters:
+    ///   - request: The buffers, in order; the request should be ended.
+    ///   - partial: Called after each buffer with the partial result, when the request asks for them.
+    /// - Returns: The final result.
+    public func recognize(
+        _ request: AudioBufferRecognitionRequest, partial: (Int, RecognitionResult) -> Void = { _, _ in }
+    ) throws(RecognitionError) -> RecognitionResult {
+        let (custom, status) = resolveCustomization(request.options)
+        let decoder = try decoder(for: custom, streaming: true)
+        try decoder.beginStream()
+        var samples = 0
+        for (index, buffer) in request.buffers.enumerated() {
+            let text = try decoder.feed(buffer)
+            samples += buffer.count
+            if request.options.shouldReportPartialResults {
+                let transcription = Transcription(formattedString: text)
+                partial(
+                    index,
+                    RecognitionResult(
+                        bestTranscription: transcription, transcriptions: [transcription], isFinal: false,
+                        customization: status, audioDuration: Double(samples) / 16_000))
+            }
+        }
+        let decoded = try decoder.endStream(alternatives: request.options.maximumAlternatives)
+        return result(decoded, isFinal: true, customization: status, duration: Double(samples) / 16_000)
+    }
+
+    /// Apple serves a request that carries a customized model but is not forced on-device without the
+    /// customization. Gambit does the same, and says so in the result instead of hiding it.
+    private func resolveCustomization(_ options: RecognitionOptions) -> (
+        LanguageModelConfiguration?, CustomizationStatus
+    ) {
+        guard let custom = options.customizedLanguageModel else { return (nil, .none) }
+        guard options.requiresOnDeviceRecognition else {
+            return (nil, .ignored(reason: "request not forced on-device (requiresOnDeviceRecognition is false)"))
+        }
+        return (custom, .applied(fingerprint: custom.fingerprint ?? custom.languageModel.lastPathComponent))
+    }
+
+    private func decoder(for custom: LanguageModelConfiguration?, streaming: Bool) throws(RecognitionError)
+        -> Decoder
+    {
+        if let existing = streaming ? streamDecoders[custom] : batchDecoders[custom] { return existing }
+        if let custom {
+            if let locale = custom.locale, AcousticModel.canonicalLocale(locale) != self.locale {
+                throw .customModelInvalid(
+                    path: custom.languageModel.path,
+                    reason: "prepared for locale \(locale), but this recognizer is \(self.locale)")
+            }
+            if let expected = custom.acousticModelFingerprint, expected != model.fingerprint {
+                throw .customModelInvalid(
+                    path: custom.languageModel.path,
+                    reason: "prepared against a different acoustic model (fingerprint \(expected.prefix(12))…, "
+                        + "this model is \(model.fingerprint.prefix(12))…); prepare it again")
+            }
+        }
+        let decoder = try Decoder(model: model, settings: settings, custom: custom)
+        if streaming { streamDecoders[custom] = decoder } else { batchDecoders[custom] = decoder }
+        return decoder
+    }
+
+    private func result(
+        _ decoded: DecodedUtterance, isFinal: Bool, customization: CustomizationStatus, duration: Double
+    ) -> RecognitionResult {
+        let best = Transcription(
+            formattedString: decoded.hypothesis, segments: decoded.segments, score: decoded.score)
+        let alternatives = decoded.alternatives.filter { $0.formattedString != best.formattedString }
+        return RecognitionResult(
+            bestTranscription: best, transcriptions: [best] + alternatives, isFinal: isFinal,
+            customization: customization, audioDuration: duration, logPosterior: decoded.logPosterior)
+    }
+}
+
+/// A request failed either because its audio could not be read or because the engine failed.
+public enum RecognitionFailure: Error, Sendable, CustomStringConvertible {
+    case audio(AudioError)
+    case engine(RecognitionError)
+
+    public var description: String {
+        switch self {
+        case .audio(let error): error.description
+        case .engine(let error): error.description
+        }
+    }
+}

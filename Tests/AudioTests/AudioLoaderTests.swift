@@ -1,0 +1,126 @@
+import Audio
+import Foundation
+import GambitTestSupport
+import Testing
+
+@Suite("Reading audio")
+struct AudioLoaderTests {
+    let loader = AudioLoader()
+    let speech = TestSupport.testData.appendingPathComponent("cards/001.wav")
+
+    @Test("16 kHz mono PCM is passed through bit for bit")
+    func passthrough() throws {
+        let clip = try loader.load(speech)
+        let bytes = try Data(contentsOf: speech)
+        let pcm = bytes.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        #expect(clip.sampleRate == 16_000)
+        #expect(clip.samples == pcm)
+    }
+
+    @Test("Headerless audio with a declared format reads like the WAV it came from")
+    func raw() throws {
+        let folder = try TestSupport.temporaryDirectory("raw")
+        let url = folder.appendingPathComponent("speech.raw")
+        try Data(contentsOf: speech).dropFirst(44).write(to: url)
+        let clip = try loader.load(url, raw: RawAudioFormat("s16le:16000:1"))
+        #expect(clip.samples == (try loader.load(speech)).samples)
+        #expect(RawAudioFormat("s16le:16000") == nil)
+        #expect(RawAudioFormat("mp3:16000:1") == nil)
+    }
+
+    @Test("Stereo 44.1 kHz is mixed down and resampled to 16 kHz mono")
+    func stereoResampled() throws {
+        let folder = try TestSupport.temporaryDirectory("stereo")
+        let stereo = folder.appendingPathComponent("stereo.wav")
+        try TestSupport.run("sox", ["-R", speech.path, "-r", "44100", "-c", "2", stereo.path])
+        let clip = try loader.load(stereo)
+        let original = try loader.load(speech)
+        #expect(clip.sourceChannels == 2 && clip.sourceSampleRate == 44_100)
+        #expect(clip.sampleRate == 16_000)
+        #expect(abs(clip.samples.count - original.samples.count) <= 2)
+        // The round trip through 44.1 kHz stereo keeps the waveform: high correlation with the original.
+        let n = min(clip.samples.count, original.samples.count)
+        var dot = 0.0
+        var a2 = 0.0
+        var b2 = 0.0
+        for i in 0..<n {
+            let a = Double(clip.samples[i])
+            let b = Double(original.samples[i])
+            dot += a * b
+            a2 += a * a
+            b2 += b * b
+        }
+        #expect(dot / (a2.squareRoot() * b2.squareRoot()) > 0.99)
+    }
+
+    @Test("FLAC and Ogg Vorbis are read", arguments: ["flac", "ogg"])
+    func compressed(format: String) throws {
+        let folder = try TestSupport.temporaryDirectory(format)
+        let url = folder.appendingPathComponent("speech.\(format)")
+        try TestSupport.run("sox", ["-R", speech.path, url.path])
+        let clip = try loader.load(url)
+        #expect(abs(clip.duration - (try loader.load(speech)).duration) < 0.01)
+    }
+
+    @Test("A missing file names the file")
+    func missing() {
+        #expect(throws: AudioError.missing(path: "/nonexistent/x.wav")) {
+            try loader.load(URL(fileURLWithPath: "/nonexistent/x.wav"))
+        }
+    }
+
+    @Test("A zero-byte file and a header without frames are empty")
+    func empty() throws {
+        let folder = try TestSupport.temporaryDirectory("empty")
+        let zero = folder.appendingPathComponent("zero.wav")
+        try Data().write(to: zero)
+        #expect(throws: AudioError.empty(path: zero.path)) { try loader.load(zero) }
+        let headerOnly = folder.appendingPathComponent("header.wav")
+        try Data(contentsOf: speech).prefix(44).write(to: headerOnly)
+        #expect(throws: AudioError.empty(path: headerOnly.path)) { try loader.load(headerOnly) }
+    }
+
+    @Test("A truncated WAV is reported, not silently shortened")
+    func truncated() throws {
+        let folder = try TestSupport.temporaryDirectory("truncated")
+        let url = folder.appendingPathComponent("cut.wav")
+        let bytes = try Data(contentsOf: speech)
+        try bytes.prefix(bytes.count / 2).write(to: url)
+        let error = try #require(throws: AudioError.self) { try loader.load(url) }
+        guard case .truncated(let path, _) = error else {
+            Issue.record("expected .truncated, got \(error)")
+            return
+        }
+        #expect(path == url.path)
+    }
+
+    @Test("Text is not audio")
+    func notAudio() throws {
+        let folder = try TestSupport.temporaryDirectory("text")
+        let url = folder.appendingPathComponent("notes.wav")
+        try Data("these are not samples\n".utf8).write(to: url)
+        let error = try #require(throws: AudioError.self) { try loader.load(url) }
+        guard case .notAudio = error else {
+            Issue.record("expected .notAudio, got \(error)")
+            return
+        }
+        #expect(error.description.contains(url.path))
+    }
+
+    @Test("A WAV in an encoding libsndfile cannot decode is an unsupported encoding")
+    func unsupportedEncoding() throws {
+        let folder = try TestSupport.temporaryDirectory("codec")
+        let url = folder.appendingPathComponent("aac.wav")
+        var bytes = try Data(contentsOf: speech)
+        // WAVE_FORMAT_MPEG_ADTS_AAC (0x1600) in the fmt chunk's format tag.
+        bytes[20] = 0x00
+        bytes[21] = 0x16
+        try bytes.write(to: url)
+        let error = try #require(throws: AudioError.self) { try loader.load(url) }
+        guard case .unsupportedEncoding = error else {
+            Issue.record("expected .unsupportedEncoding, got \(error)")
+            return
+        }
+        #expect(error.description.contains(url.path))
+    }
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Gambit needs, only those that are missing. Run as root (or via sudo).
+set -euo pipefail
+
+packages=(
+    libpocketsphinx-dev pocketsphinx-en-us pocketsphinx-testdata pocketsphinx
+    libsndfile1-dev libsamplerate0-dev libxml2-dev
+    flite flite1-dev espeak-ng sox sctk chromium
+)
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "Installing missing Debian packages: ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "error: run as root to install: ${missing[*]}" >&2; exit 2; }
+    sudo="sudo"
+fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

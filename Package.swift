@@ -41,10 +41,14 @@ let package = Package(
 
         // The pipeline.
         .target(name: "Audio", dependencies: ["CSndFile", "CSampleRate"]),
+        .target(name: "TrainingData", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "NGram"),
         .target(
             name: "Recognition",
             dependencies: ["Audio", "CPocketSphinx", .product(name: "Crypto", package: "swift-crypto")]
         ),
+
+        .target(name: "Scoring"),
 
         // Front ends.
         .executableTarget(
@@ -55,11 +59,15 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "GambitBenchmarks", dependencies: ["Audio", "Recognition"]),
+        .executableTarget(name: "ScoringBenchmark", dependencies: ["Scoring"]),
 
         // Tests.
         .target(name: "GambitTestSupport", path: "Sources/GambitTestSupport"),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "GambitTestSupport"]),
         .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "Audio", "GambitTestSupport"]),
+        .testTarget(name: "TrainingDataTests", dependencies: ["TrainingData"]),
+        .testTarget(name: "NGramTests", dependencies: ["NGram"]),
+        .testTarget(name: "ScoringTests", dependencies: ["Scoring"]),
     ],
     swiftLanguageModes: [.v6]
 )

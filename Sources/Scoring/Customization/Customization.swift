@@ -1,0 +1,441 @@
+/// B-WER and U-WER (Le et al., "Contextualized Streaming End-to-End Speech Recognition with Trie-Based Deep
+/// Biasing and Shallow Fusion", Interspeech 2021).
+///
+/// B-WER = (substitutions and deletions of reference words in the boosted set + insertions of boosted words) /
+/// reference words in the boosted set. U-WER is the same for every other word; an inserted word that is not boosted
+/// counts towards U-WER.
+public struct BoostedWordErrorRates: Sendable, Codable, Hashable {
+    public var boostedReferenceWords: Int
+    public var boostedErrors: Int
+    public var unboostedReferenceWords: Int
+    public var unboostedErrors: Int
+    /// B-WER.
+    public var boostedWordErrorRate: Double
+    /// U-WER.
+    public var unboostedWordErrorRate: Double
+
+    public init(boostedReferenceWords: Int, boostedErrors: Int, unboostedReferenceWords: Int, unboostedErrors: Int) {
+        self.boostedReferenceWords = boostedReferenceWords
+        self.boostedErrors = boostedErrors
+        self.unboostedReferenceWords = unboostedReferenceWords
+        self.unboostedErrors = unboostedErrors
+        boostedWordErrorRate = Rates.ratio(boostedErrors, boostedReferenceWords)
+        unboostedWordErrorRate = Rates.ratio(unboostedErrors, unboostedReferenceWords)
+    }
+}
+
+/// Recall, precision and F1 of one term (or of all terms together).
+///
+/// Per utterance, occurrences are counted (left to right, without overlap) in the normalized reference and
+/// hypothesis words: TP = min(ref, hyp), FN = ref − TP, FP = hyp − TP. Counts are then summed over utterances.
+public struct TermAccuracy: Sendable, Codable, Hashable {
+    /// The term's normalized words joined by spaces, or `*` for the total over all terms.
+    public var term: String
+    public var referenceOccurrences: Int
+    public var hypothesisOccurrences: Int
+    public var truePositives: Int
+    public var falsePositives: Int
+    public var falseNegatives: Int
+    /// TP / (TP + FN); 1 when the term never occurs in the references and is never recognized.
+    public var recall: Double {
+        truePositives + falseNegatives == 0 ? 1 : Double(truePositives) / Double(truePositives + falseNegatives)
+    }
+    /// TP / (TP + FP); 1 when the term is never recognized.
+    public var precision: Double {
+        truePositives + falsePositives == 0 ? 1 : Double(truePositives) / Double(truePositives + falsePositives)
+    }
+    /// Harmonic mean of precision and recall.
+    public var f1: Double {
+        let sum = precision + recall
+        return sum == 0 ? 0 : 2 * precision * recall / sum
+    }
+
+    public init(term: String) {
+        self.term = term
+        referenceOccurrences = 0
+        hypothesisOccurrences = 0
+        truePositives = 0
+        falsePositives = 0
+        falseNegatives = 0
+    }
+
+    mutating func add(reference: Int, hypothesis: Int) {
+        let tp = min(reference, hypothesis)
+        referenceOccurrences += reference
+        hypothesisOccurrences += hypothesis
+        truePositives += tp
+        falseNegatives += reference - tp
+        falsePositives += hypothesis - tp
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case term, referenceOccurrences, hypothesisOccurrences, truePositives, falsePositives, falseNegatives
+        case recall, precision, f1
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        term = try container.decode(String.self, forKey: .term)
+        referenceOccurrences = try container.decode(Int.self, forKey: .referenceOccurrences)
+        hypothesisOccurrences = try container.decode(Int.self, forKey: .hypothesisOccurrences)
+        truePositives = try container.decode(Int.self, forKey: .truePositives)
+        falsePositives = try container.decode(Int.self, forKey: .falsePositives)
+        falseNegatives = try container.decode(Int.self, forKey: .falseNegatives)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(term, forKey: .term)
+        try container.encode(referenceOccurrences, forKey: .referenceOccurrences)
+        try container.encode(hypothesisOccurrences, forKey: .hypothesisOccurrences)
+        try container.encode(truePositives, forKey: .truePositives)
+        try container.encode(falsePositives, forKey: .falsePositives)
+        try container.encode(falseNegatives, forKey: .falseNegatives)
+        try container.encode(recall, forKey: .recall)
+        try container.encode(precision, forKey: .precision)
+        try container.encode(f1, forKey: .f1)
+    }
+}
+
+/// Term accuracy for a list of terms plus the total over all of them.
+public struct TermAccuracyReport: Sendable, Codable, Hashable {
+    public var terms: [TermAccuracy]
+    public var overall: TermAccuracy
+}
+
+/// Utterance templates with class slots, as plain data.
+///
+/// A template token written `<name>` is a slot filled by any value of class `name`; any other token is literal.
+/// Values may be several words (`"albin counter gambit"`). Literals and values are normalized with the scoring
+/// normalizer before matching.
+public struct SlotTemplates: Sendable, Codable, Hashable {
+    /// Each template as tokens, e.g. `["<piece>", "to", "<royal>", "<piece>", "<rank>"]`.
+    public var templates: [[String]]
+    /// Class name (without angle brackets) → values.
+    public var classes: [String: [String]]
+
+    public init(templates: [[String]], classes: [String: [String]]) {
+        self.templates = templates
+        self.classes = classes
+    }
+}
+
+/// How often the words filling one class slot were wrong.
+public struct SlotErrorRate: Sendable, Codable, Hashable {
+    /// The class name, e.g. `piece`.
+    public var className: String
+    /// Slots of this class in references that matched a template.
+    public var occurrences: Int
+    /// Of those, slots with a substituted or deleted word, or an insertion inside the slot.
+    public var errors: Int
+    public var errorRate: Double { Rates.ratio(errors, occurrences) }
+
+    enum CodingKeys: String, CodingKey { case className, occurrences, errors, errorRate }
+
+    public init(className: String, occurrences: Int, errors: Int) {
+        self.className = className
+        self.occurrences = occurrences
+        self.errors = errors
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        className = try container.decode(String.self, forKey: .className)
+        occurrences = try container.decode(Int.self, forKey: .occurrences)
+        errors = try container.decode(Int.self, forKey: .errors)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(className, forKey: .className)
+        try container.encode(occurrences, forKey: .occurrences)
+        try container.encode(errors, forKey: .errors)
+        try container.encode(errorRate, forKey: .errorRate)
+    }
+}
+
+/// Slot errors by class, sorted by class name.
+public struct SlotErrorReport: Sendable, Codable, Hashable {
+    public var classes: [SlotErrorRate]
+    /// References that matched a template.
+    public var matchedUtterances: Int
+    /// References that matched none.
+    public var unmatchedUtterances: Int
+}
+
+/// The customization metrics on already aligned, already normalized words.
+public enum CustomizationMetrics {
+    /// B-WER and U-WER over a set of alignments.
+    /// - Parameters:
+    ///   - alignments: Word alignments (normalized words).
+    ///   - boostedWords: The boosted vocabulary, normalized; multi-word phrases should be given as their words.
+    public static func boostedWordErrorRates(alignments: [Alignment], boostedWords: Set<String>)
+        -> BoostedWordErrorRates
+    {
+        var tally = BoostedTally()
+        for alignment in alignments {
+            for pair in alignment.pairs {
+                tally.add(
+                    pair.operation,
+                    referenceBoosted: pair.reference.map(boostedWords.contains) ?? false,
+                    hypothesisBoosted: pair.hypothesis.map(boostedWords.contains) ?? false)
+            }
+        }
+        return tally.rates
+    }
+
+    /// Recall, precision and F1 for each term.
+    /// - Parameters:
+    ///   - references: Normalized reference words, one array per utterance.
+    ///   - hypotheses: Normalized hypothesis words, same order.
+    ///   - terms: Terms as normalized words (`["albin", "counter", "gambit"]`).
+    public static func termAccuracy(references: [[String]], hypotheses: [[String]], terms: [[String]])
+        -> TermAccuracyReport
+    {
+        let counter = TermCounter(terms: terms)
+        var accuracy = terms.map { TermAccuracy(term: $0.joined(separator: " ")) }
+        var refCounts = [Int](repeating: 0, count: terms.count)
+        var hypCounts = [Int](repeating: 0, count: terms.count)
+        for (reference, hypothesis) in zip(references, hypotheses) {
+            counter.count(reference[...], into: &refCounts)
+            counter.count(hypothesis[...], into: &hypCounts)
+            for index in terms.indices {
+                accuracy[index].add(reference: refCounts[index], hypothesis: hypCounts[index])
+            }
+        }
+        return TermAccuracyReport(terms: accuracy, overall: TermCounter<String>.total(accuracy))
+    }
+
+    /// Errors per class slot.
+    /// - Parameters:
+    ///   - alignments: Word alignments of the utterances (normalized words).
+    ///   - templates: Templates and class values.
+    ///   - normalizer: Applied to template literals and class values.
+    public static func slotErrors(alignments: [Alignment], templates: SlotTemplates, normalizer: Normalizer)
+        -> SlotErrorReport
+    {
+        let matcher = TemplateMatcher(templates: templates, normalize: normalizer.normalize) { $0 }
+        var tally = SlotTally(classNames: matcher.classNames)
+        for alignment in alignments {
+            let reference = alignment.pairs.compactMap(\.reference)
+            let operations = alignment.pairs.map(\.operation)
+            tally.add(matcher.match(reference[...])?.map { ($0.classIndex, $0.range) }, operations: operations[...])
+        }
+        return tally.report
+    }
+}
+
+struct BoostedTally {
+    var boostedReference = 0
+    var boostedErrors = 0
+    var unboostedReference = 0
+    var unboostedErrors = 0
+
+    @inline(__always)
+    mutating func add(_ operation: EditOperation, referenceBoosted: Bool, hypothesisBoosted: Bool) {
+        switch operation {
+        case .correct:
+            if referenceBoosted { boostedReference += 1 } else { unboostedReference += 1 }
+        case .substitution, .deletion:
+            if referenceBoosted {
+                boostedReference += 1
+                boostedErrors += 1
+            } else {
+                unboostedReference += 1
+                unboostedErrors += 1
+            }
+        case .insertion:
+            if hypothesisBoosted { boostedErrors += 1 } else { unboostedErrors += 1 }
+        }
+    }
+
+    var rates: BoostedWordErrorRates {
+        BoostedWordErrorRates(
+            boostedReferenceWords: boostedReference, boostedErrors: boostedErrors,
+            unboostedReferenceWords: unboostedReference, unboostedErrors: unboostedErrors)
+    }
+}
+
+/// Counts non-overlapping occurrences of several terms in a token sequence.
+struct TermCounter<Token: Hashable> {
+    let terms: [[Token]]
+    private var byFirst: [Token: [Int]] = [:]
+
+    init(terms: [[Token]]) {
+        self.terms = terms
+        for (index, term) in terms.enumerated() {
+            if let first = term.first { byFirst[first, default: []].append(index) }
+        }
+    }
+
+    var isEmpty: Bool { byFirst.isEmpty }
+
+    /// Overwrites `counts[t]` with the occurrences of term `t` in `tokens`.
+    func count(_ tokens: ArraySlice<Token>, into counts: inout [Int]) {
+        for index in counts.indices { counts[index] = 0 }
+        guard !byFirst.isEmpty else { return }
+        var nextFree = [Int: Int]()  // term → first position a new occurrence may start at
+        var position = tokens.startIndex
+        while position < tokens.endIndex {
+            if let candidates = byFirst[tokens[position]] {
+                for term in candidates where position >= nextFree[term, default: tokens.startIndex] {
+                    let words = terms[term]
+                    guard position + words.count <= tokens.endIndex else { continue }
+                    if tokens[position..<position + words.count].elementsEqual(words) {
+                        counts[term] += 1
+                        nextFree[term] = position + words.count
+                    }
+                }
+            }
+            position += 1
+        }
+    }
+
+    static func total(_ accuracy: [TermAccuracy]) -> TermAccuracy {
+        var total = TermAccuracy(term: "*")
+        for term in accuracy {
+            total.referenceOccurrences += term.referenceOccurrences
+            total.hypothesisOccurrences += term.hypothesisOccurrences
+            total.truePositives += term.truePositives
+            total.falsePositives += term.falsePositives
+            total.falseNegatives += term.falseNegatives
+        }
+        return total
+    }
+}
+
+/// Matches references against slot templates and reports the reference span of each slot.
+struct TemplateMatcher<Token: Hashable> {
+    enum Element {
+        case literal([Token])
+        case slot(classIndex: Int, values: [[Token]])
+    }
+
+    struct Span {
+        var classIndex: Int
+        var range: Range<Int>
+    }
+
+    private(set) var templates: [[Element]] = []
+    private(set) var classNames: [String] = []
+
+    init(templates: SlotTemplates, normalize: (String) -> [String], token: (String) -> Token) {
+        classNames = templates.classes.keys.sorted()
+        var classIndex: [String: Int] = [:]
+        for (index, name) in classNames.enumerated() { classIndex[name] = index }
+        let values: [[[Token]]] = classNames.map { name in
+            templates.classes[name]!.map { normalize($0).map(token) }.filter { !$0.isEmpty }
+        }
+        for template in templates.templates {
+            var elements: [Element] = []
+            for part in template {
+                if part.count > 2, part.hasPrefix("<"), part.hasSuffix(">"),
+                    let index = classIndex[String(part.dropFirst().dropLast())]
+                {
+                    elements.append(.slot(classIndex: index, values: values[index]))
+                } else {
+                    let words = normalize(part).map(token)
+                    if !words.isEmpty { elements.append(.literal(words)) }
+                }
+            }
+            self.templates.append(elements)
+        }
+    }
+
+    /// The slot spans (reference positions relative to `reference.startIndex`) of the first template the whole
+    /// reference matches, or `nil`.
+    func match(_ reference: ArraySlice<Token>) -> [Span]? {
+        for template in templates {
+            var spans: [Span] = []
+            if matchFrom(template[...], reference, reference.startIndex, &spans) {
+                return spans.map {
+                    Span(
+                        classIndex: $0.classIndex,
+                        range: ($0.range.lowerBound - reference.startIndex)..<($0.range.upperBound
+                            - reference.startIndex))
+                }
+            }
+        }
+        return nil
+    }
+
+    private func matchFrom(
+        _ elements: ArraySlice<Element>, _ reference: ArraySlice<Token>, _ position: Int, _ spans: inout [Span]
+    ) -> Bool {
+        guard let element = elements.first else { return position == reference.endIndex }
+        switch element {
+        case .literal(let words):
+            guard position + words.count <= reference.endIndex,
+                reference[position..<position + words.count].elementsEqual(words)
+            else { return false }
+            return matchFrom(elements.dropFirst(), reference, position + words.count, &spans)
+        case .slot(let classIndex, let values):
+            for value in values {
+                guard position + value.count <= reference.endIndex,
+                    reference[position..<position + value.count].elementsEqual(value)
+                else { continue }
+                spans.append(Span(classIndex: classIndex, range: position..<position + value.count))
+                if matchFrom(elements.dropFirst(), reference, position + value.count, &spans) { return true }
+                spans.removeLast()
+            }
+            return false
+        }
+    }
+}
+
+struct SlotTally {
+    var classNames: [String]
+    var occurrences: [Int]
+    var errors: [Int]
+    var matched = 0
+    var unmatched = 0
+
+    init(classNames: [String]) {
+        self.classNames = classNames
+        occurrences = [Int](repeating: 0, count: classNames.count)
+        errors = [Int](repeating: 0, count: classNames.count)
+    }
+
+    /// Records one utterance: slot spans from ``TemplateMatcher/match(_:)`` (nil if unmatched) and its alignment.
+    mutating func add(_ spans: [(classIndex: Int, range: Range<Int>)]?, operations: ArraySlice<EditOperation>) {
+        guard let spans else {
+            unmatched += 1
+            return
+        }
+        matched += 1
+        addSpans(spans, operations: operations)
+    }
+
+    private mutating func addSpans(
+        _ spans: [(classIndex: Int, range: Range<Int>)], operations: ArraySlice<EditOperation>
+    ) {
+        // wrong[p]: reference word p is not correct; insertedAfter[p]: an insertion follows reference word p.
+        var wrong: [Bool] = []
+        var insertedAfter: [Bool] = []
+        for operation in operations {
+            switch operation {
+            case .correct: wrong.append(false)
+            case .substitution, .deletion: wrong.append(true)
+            case .insertion: if !wrong.isEmpty { insertedAfter[wrong.count - 1] = true }
+            }
+            if insertedAfter.count < wrong.count { insertedAfter.append(false) }
+        }
+        for (classIndex, range) in spans {
+            occurrences[classIndex] += 1
+            var bad = false
+            for position in range where position < wrong.count {
+                if wrong[position] || (position + 1 < range.upperBound && insertedAfter[position]) { bad = true }
+            }
+            if bad { errors[classIndex] += 1 }
+        }
+    }
+
+    var report: SlotErrorReport {
+        SlotErrorReport(
+            classes: classNames.indices.map {
+                SlotErrorRate(className: classNames[$0], occurrences: occurrences[$0], errors: errors[$0])
+            },
+            matchedUtterances: matched,
+            unmatchedUtterances: unmatched)
+    }
+}

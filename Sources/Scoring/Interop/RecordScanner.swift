@@ -1,0 +1,464 @@
+import Foundation
+
+/// One utterance as found in a file; the buffers are valid only during the callback that receives it.
+struct RawRecord {
+    var id: UnsafeBufferPointer<UInt8>
+    var text: UnsafeBufferPointer<UInt8>
+    var speaker: UnsafeBufferPointer<UInt8>?
+    var line: Int
+}
+
+/// Byte-level scanning of transcript files: no `String` is made for a `trn` line unless it needs validating.
+enum RecordScanner {
+    static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        format: TranscriptFormat,
+        path: String,
+        warnings: inout [ScoringWarning],
+        emit: (RawRecord) throws -> Void
+    ) throws {
+        switch format {
+        case .trn: try scanTRN(bytes, path: path, emit: emit)
+        case .jsonl: try scanJSONL(bytes, path: path, emit: emit)
+        case .ctm:
+            let words = try ctmWords(bytes, path: path, warnings: &warnings)
+            try emitGrouped(words.map { ($0.file, $0.start, $0.word, nil as String?) }, path: path, emit: emit)
+        case .stm:
+            let segments = try stmSegments(bytes, path: path, warnings: &warnings)
+            try emitGrouped(segments.map { ($0.file, $0.begin, $0.text, $0.speaker) }, path: path, emit: emit)
+        }
+    }
+
+    @inline(__always)
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0B || byte == 0x0C
+    }
+
+    /// Calls `body` for each line with its 1-based number, trailing whitespace trimmed.
+    static func forEachLine(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ body: (_ start: Int, _ end: Int, _ line: Int) throws -> Void
+    ) rethrows {
+        let count = bytes.count
+        guard let base = bytes.baseAddress, count > 0 else { return }
+        var start = 0
+        var line = 1
+        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { start = 3 }  // UTF-8 BOM
+        while start < count {
+            var end = start
+            if let found = memchr(base + start, 0x0A, count - start) {
+                end = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+            } else {
+                end = count
+            }
+            var trimmed = end
+            while trimmed > start && isSpace(base[trimmed - 1]) { trimmed -= 1 }
+            try body(start, trimmed, line)
+            start = end + 1
+            line += 1
+        }
+    }
+
+    /// Throws if `bytes[start..<end]` holds a non-ASCII byte and is not valid UTF-8.
+    @inline(__always)
+    static func validateUTF8(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, path: String, line: Int,
+        id: () -> String?
+    ) throws {
+        var index = start
+        while index < end {
+            if bytes[index] >= 0x80 {
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if String(validating: slice, as: UTF8.self) == nil {
+                    throw ScoringError.invalidUTF8(path: path, line: line, id: id())
+                }
+                return
+            }
+            index += 1
+        }
+    }
+
+    private static func scanTRN(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, emit: (RawRecord) throws -> Void
+    ) throws {
+        try forEachLine(bytes) { start, end, line in
+            var first = start
+            while first < end && isSpace(bytes[first]) { first += 1 }
+            if first == end { return }
+            if end - first >= 2 && bytes[first] == UInt8(ascii: ";") && bytes[first + 1] == UInt8(ascii: ";") {
+                return
+            }
+            var open = end - 1
+            if bytes[end - 1] == UInt8(ascii: ")") {
+                while open >= first && bytes[open] != UInt8(ascii: "(") { open -= 1 }
+            } else {
+                open = first - 1
+            }
+            var idStart = open + 1
+            var idEnd = end - 1
+            while idStart < idEnd && isSpace(bytes[idStart]) { idStart += 1 }
+            while idEnd > idStart && isSpace(bytes[idEnd - 1]) { idEnd -= 1 }
+            guard open >= first, idEnd > idStart else {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self)
+                throw ScoringError.missingUtteranceID(path: path, line: line, text: text)
+            }
+            let id = UnsafeBufferPointer(rebasing: bytes[idStart..<idEnd])
+            try validateUTF8(bytes, first, end, path: path, line: line) {
+                String(validating: id, as: UTF8.self)
+            }
+            var speaker: UnsafeBufferPointer<UInt8>? = nil
+            if let underscore = id.firstIndex(of: UInt8(ascii: "_")), underscore > 0 {
+                speaker = UnsafeBufferPointer(rebasing: id[0..<underscore])
+            }
+            var textEnd = open
+            while textEnd > first && isSpace(bytes[textEnd - 1]) { textEnd -= 1 }
+            try emit(
+                RawRecord(
+                    id: id, text: UnsafeBufferPointer(rebasing: bytes[first..<textEnd]), speaker: speaker, line: line))
+        }
+    }
+
+    private static func scanJSONL(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, emit: (RawRecord) throws -> Void
+    ) throws {
+        try forEachLine(bytes) { start, end, line in
+            var first = start
+            while first < end && isSpace(bytes[first]) { first += 1 }
+            if first == end { return }
+            try validateUTF8(bytes, first, end, path: path, line: line) { nil }
+            var parser = FlatJSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[first..<end]))
+            let fields: [String: FlatJSONParser.Value]
+            do {
+                fields = try parser.parseObject()
+            } catch let error as FlatJSONParser.Failure {
+                throw ScoringError.malformedLine(
+                    path: path, line: line,
+                    reason: "not a JSON object (\(error.reason)). Each line must be "
+                        + "one object such as {\"id\": \"utt1\", \"text\": \"the words\"}.")
+            }
+            guard let idValue = fields["id"], let id = idValue.text, !id.isEmpty else {
+                throw ScoringError.missingUtteranceID(
+                    path: path, line: line,
+                    text: String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self))
+            }
+            guard let textValue = fields["text"] else {
+                throw ScoringError.malformedLine(
+                    path: path, line: line,
+                    reason: "utterance '\(id)' has no \"text\" field. Add \"text\": \"...\" "
+                        + "(an empty string for silence).")
+            }
+            var idCopy = id
+            var text = textValue.text ?? ""
+            var speaker = fields["speaker"]?.text
+            try idCopy.withUTF8 { idBuffer in
+                try text.withUTF8 { textBuffer in
+                    if speaker != nil {
+                        try speaker!.withUTF8 { speakerBuffer in
+                            try emit(RawRecord(id: idBuffer, text: textBuffer, speaker: speakerBuffer, line: line))
+                        }
+                    } else {
+                        try emit(RawRecord(id: idBuffer, text: textBuffer, speaker: nil, line: line))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Splits a line into whitespace-separated fields.
+    private static func fields(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> [String] {
+        var result: [String] = []
+        var index = start
+        while index < end {
+            while index < end && isSpace(bytes[index]) { index += 1 }
+            let fieldStart = index
+            while index < end && !isSpace(bytes[index]) { index += 1 }
+            if index > fieldStart {
+                result.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[fieldStart..<index]), as: UTF8.self))
+            }
+        }
+        return result
+    }
+
+    static func ctmWords(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, warnings: inout [ScoringWarning]
+    ) throws -> [TimedWord] {
+        var words: [TimedWord] = []
+        try forEachLine(bytes) { start, end, line in
+            try validateUTF8(bytes, start, end, path: path, line: line) { nil }
+            let parts = fields(bytes, start, end)
+            if parts.isEmpty || parts[0].hasPrefix(";;") { return }
+            guard parts.count >= 5, let begin = Double(parts[2]), let duration = Double(parts[3]) else {
+                throw ScoringError.malformedLine(
+                    path: path, line: line,
+                    reason: "a ctm line needs 'file channel start duration word "
+                        + "[confidence]' with numeric start and duration.")
+            }
+            let confidence = parts.count >= 6 ? Double(parts[5]) : nil
+            words.append(
+                TimedWord(
+                    file: parts[0], channel: parts[1], start: begin, duration: duration, word: parts[4],
+                    confidence: confidence))
+        }
+        return words
+    }
+
+    static func stmSegments(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, warnings: inout [ScoringWarning]
+    ) throws -> [Segment] {
+        var segments: [Segment] = []
+        try forEachLine(bytes) { start, end, line in
+            try validateUTF8(bytes, start, end, path: path, line: line) { nil }
+            let parts = fields(bytes, start, end)
+            if parts.isEmpty || parts[0].hasPrefix(";;") { return }
+            guard parts.count >= 5, let begin = Double(parts[3]), let finish = Double(parts[4]) else {
+                throw ScoringError.malformedLine(
+                    path: path, line: line,
+                    reason: "an stm line needs 'file channel speaker begin end "
+                        + "[<labels>] text' with numeric begin and end times.")
+            }
+            var words = Array(parts[5...])
+            if let label = words.first, label.hasPrefix("<"), label.hasSuffix(">") { words.removeFirst() }
+            // sclite's marker for a region that is not scored.
+            if words == ["ignore_time_segment_in_scoring"] { words = [] }
+            segments.append(
+                Segment(
+                    file: parts[0], channel: parts[1], speaker: parts[2], begin: begin, end: finish,
+                    text: words.joined(separator: " ")))
+        }
+        return segments
+    }
+
+    /// Joins timed pieces into one utterance per file, in time order, files in order of first appearance.
+    private static func emitGrouped(
+        _ pieces: [(file: String, time: Double, text: String, speaker: String?)],
+        path: String,
+        emit: (RawRecord) throws -> Void
+    ) throws {
+        var order: [String] = []
+        var grouped: [String: [(time: Double, text: String, speaker: String?)]] = [:]
+        for piece in pieces {
+            if grouped[piece.file] == nil { order.append(piece.file) }
+            grouped[piece.file, default: []].append((piece.time, piece.text, piece.speaker))
+        }
+        for (line, file) in order.enumerated() {
+            let sorted = grouped[file]!.enumerated().sorted { a, b in
+                a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+            }
+            var text = sorted.map(\.element.text).filter { !$0.isEmpty }.joined(separator: " ")
+            var id = file
+            var speaker = sorted.first?.element.speaker
+            try id.withUTF8 { idBuffer in
+                try text.withUTF8 { textBuffer in
+                    if speaker != nil {
+                        try speaker!.withUTF8 { speakerBuffer in
+                            try emit(RawRecord(id: idBuffer, text: textBuffer, speaker: speakerBuffer, line: line + 1))
+                        }
+                    } else {
+                        try emit(RawRecord(id: idBuffer, text: textBuffer, speaker: nil, line: line + 1))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A parser for one flat JSON object per line: string keys; string, number, boolean or null values. Nested values
+/// are skipped. Enough for manifests, and much faster than `JSONDecoder` for 100,000 lines.
+struct FlatJSONParser {
+    enum Value {
+        case string(String)
+        case number(String)
+        case bool(Bool)
+        case null
+        case nested
+
+        /// The value as text: strings as they are, numbers as written.
+        var text: String? {
+            switch self {
+            case .string(let value), .number(let value): value
+            default: nil
+            }
+        }
+    }
+
+    struct Failure: Error {
+        var reason: String
+    }
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    private mutating func skipSpace() {
+        while index < bytes.count && (bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0D) {
+            index += 1
+        }
+    }
+
+    private mutating func expect(_ byte: UInt8) throws {
+        skipSpace()
+        guard index < bytes.count, bytes[index] == byte else {
+            throw Failure(reason: "expected '\(Character(Unicode.Scalar(byte)))' at column \(index + 1)")
+        }
+        index += 1
+    }
+
+    mutating func parseObject() throws -> [String: Value] {
+        var fields: [String: Value] = [:]
+        try expect(UInt8(ascii: "{"))
+        skipSpace()
+        if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return fields
+        }
+        while true {
+            skipSpace()
+            let key = try parseString()
+            try expect(UInt8(ascii: ":"))
+            fields[key] = try parseValue()
+            skipSpace()
+            guard index < bytes.count else { throw Failure(reason: "unterminated object") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                break
+            }
+            throw Failure(reason: "expected ',' or '}' at column \(index + 1)")
+        }
+        skipSpace()
+        guard index == bytes.count else { throw Failure(reason: "text after the object at column \(index + 1)") }
+        return fields
+    }
+
+    private mutating func parseValue() throws -> Value {
+        skipSpace()
+        guard index < bytes.count else { throw Failure(reason: "missing value") }
+        switch bytes[index] {
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n"): return try literal("null", .null)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            try skipNested()
+            return .nested
+        default:
+            let start = index
+            while index < bytes.count,
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
+                    || [UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")]
+                        .contains(bytes[index])
+            {
+                index += 1
+            }
+            guard index > start else { throw Failure(reason: "unexpected character at column \(index + 1)") }
+            return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+        }
+    }
+
+    private mutating func literal(_ word: String, _ value: Value) throws -> Value {
+        for byte in word.utf8 {
+            guard index < bytes.count, bytes[index] == byte else { throw Failure(reason: "invalid literal") }
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func skipNested() throws {
+        var depth = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                _ = try parseString()
+                continue
+            }
+            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth += 1 }
+            if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                depth -= 1
+                if depth == 0 {
+                    index += 1
+                    return
+                }
+            }
+            index += 1
+        }
+        throw Failure(reason: "unterminated nested value")
+    }
+
+    private mutating func parseString() throws -> String {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+            throw Failure(reason: "expected a string at column \(index + 1)")
+        }
+        index += 1
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count && bytes[index] != UInt8(ascii: "\"") && bytes[index] != UInt8(ascii: "\\") {
+            index += 1
+        }
+        guard index < bytes.count else { throw Failure(reason: "unterminated string") }
+        if bytes[index] == UInt8(ascii: "\"") {
+            index += 1
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index - 1]), as: UTF8.self)
+        }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(
+            contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                .unicodeScalars)
+        var pendingHigh: UInt32? = nil
+        var utf8Run: [UInt8] = []
+        func flushRun() {
+            if !utf8Run.isEmpty {
+                scalars.append(contentsOf: String(decoding: utf8Run, as: UTF8.self).unicodeScalars)
+                utf8Run.removeAll(keepingCapacity: true)
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                flushRun()
+                return String(scalars)
+            }
+            if byte != UInt8(ascii: "\\") {
+                utf8Run.append(byte)
+                index += 1
+                continue
+            }
+            flushRun()
+            index += 1
+            guard index < bytes.count else { break }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "u"):
+                guard index + 4 <= bytes.count,
+                    let code = UInt32(
+                        String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + 4]), as: UTF8.self),
+                        radix: 16)
+                else { throw Failure(reason: "invalid \\u escape") }
+                index += 4
+                if (0xD800..<0xDC00).contains(code) {
+                    pendingHigh = code
+                } else if (0xDC00..<0xE000).contains(code), let high = pendingHigh {
+                    let value = 0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)
+                    scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+                    pendingHigh = nil
+                } else {
+                    scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+                }
+            default: scalars.append(Unicode.Scalar(escape))
+            }
+        }
+        throw Failure(reason: "unterminated string")
+    }
+}

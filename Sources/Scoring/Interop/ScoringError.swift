@@ -1,0 +1,87 @@
+/// A problem with scoring input that stops scoring; the message says what, where and what to do.
+public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file could not be read.
+    case unreadableFile(path: String, reason: String)
+    /// The file's format could not be told from its extension or contents.
+    case unknownFormat(path: String)
+    /// A transcript line has no `(id)` at its end.
+    case missingUtteranceID(path: String, line: Int, text: String)
+    /// Two lines carry the same utterance id.
+    case duplicateUtteranceID(path: String, id: String, firstLine: Int, line: Int)
+    /// A line is not valid UTF-8.
+    case invalidUTF8(path: String, line: Int, id: String?)
+    /// A line does not follow its format.
+    case malformedLine(path: String, line: Int, reason: String)
+    /// The file holds no utterances.
+    case noUtterances(path: String)
+    /// Reference and hypothesis share no utterance id.
+    case noCommonUtterances(
+        reference: String, hypothesis: String, referenceSample: [String], hypothesisSample: [String])
+    /// Two systems compared for significance must be scored on the same utterances.
+    case mismatchedSystems(reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadableFile(let path, let reason):
+            return "\(path): cannot read the file (\(reason)). Check the path and its permissions."
+        case .unknownFormat(let path):
+            return "\(path): unknown transcript format. Use a .trn, .ctm, .stm or .jsonl file, "
+                + "or name the format explicitly."
+        case .missingUtteranceID(let path, let line, let text):
+            return
+                "\(path):\(line): missing utterance id: a trn line must end with '(id)', got \"\(text.prefix(60))\". "
+                + "Add the id in parentheses at the end of the line."
+        case .duplicateUtteranceID(let path, let id, let firstLine, let line):
+            return "\(path):\(line): duplicate utterance id '\(id)' (first on line \(firstLine)). "
+                + "Each utterance must appear once; remove or rename one of them."
+        case .invalidUTF8(let path, let line, let id):
+            let which = id.map { " (utterance '\($0)')" } ?? ""
+            return
+                "\(path):\(line): invalid UTF-8\(which). Re-encode the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)."
+        case .malformedLine(let path, let line, let reason):
+            return "\(path):\(line): \(reason)"
+        case .noUtterances(let path):
+            return "\(path): no utterances found. Check that this is the right file and format."
+        case .noCommonUtterances(let reference, let hypothesis, let referenceSample, let hypothesisSample):
+            return "\(reference) and \(hypothesis) share no utterance ids (reference has e.g. "
+                + "\(referenceSample.joined(separator: ", ")); hypothesis has e.g. "
+                + "\(hypothesisSample.joined(separator: ", "))). Check that both files come from the same test set "
+                + "and use the same id convention."
+        case .mismatchedSystems(let reason):
+            return "cannot compare the systems: \(reason)"
+        }
+    }
+}
+
+/// A problem that does not stop scoring but changes what was scored.
+public struct ScoringWarning: Sendable, Codable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: String, Sendable, Codable, Hashable {
+        /// Utterances with a reference but no hypothesis.
+        case onlyInReference
+        /// Utterances with a hypothesis but no reference.
+        case onlyInHypothesis
+        /// A line that was skipped.
+        case skippedLine
+    }
+
+    public var kind: Kind
+    /// The file the warning is about.
+    public var file: String
+    /// The line, when the warning is about one line.
+    public var line: Int?
+    /// The utterance ids concerned (at most ``sampleLimit``; ``count`` has the total).
+    public var ids: [String]
+    /// How many utterances or lines are concerned.
+    public var count: Int
+    /// A readable explanation with what to do.
+    public var message: String
+
+    /// The most ids a warning lists.
+    public static let sampleLimit = 20
+
+    public var description: String {
+        let location = line.map { "\(file):\($0)" } ?? file
+        return "warning: \(location): \(message)"
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+/// A transcript file after normalization: utterances as ranges of interned word ids.
+struct TokenizedTranscript {
+    var path: String
+    var format: TranscriptFormat
+    /// Utterance ids, interned in the loader's id table.
+    var ids: [Int32] = []
+    /// Speakers, interned in the loader's speaker table; -1 when unknown.
+    var speakers: [Int32] = []
+    var lines: [Int32] = []
+    /// Utterance `u` has words `tokens[starts[u] ..< starts[u + 1]]`.
+    var starts: [Int32] = [0]
+    var tokens: [Int32] = []
+    var warnings: [ScoringWarning] = []
+
+    var count: Int { ids.count }
+
+    func range(_ utterance: Int) -> Range<Int> { Int(starts[utterance])..<Int(starts[utterance + 1]) }
+}
+
+/// Reads transcript files into ``TokenizedTranscript``s that share one word table, normalizing as it goes.
+///
+/// Tokens made only of bytes the normalizer would leave alone (lower-case ASCII letters, digits, word-internal
+/// apostrophes with the standard pipeline) are interned straight from the file's bytes; any other token goes
+/// through ``Normalizer/normalize(_:)``, so both paths give the same words.
+final class CorpusLoader {
+    let normalizer: Normalizer
+    let words = TokenTable(expectedCount: 1 << 16)
+    let ids = TokenTable(expectedCount: 1 << 16)
+    let speakers = TokenTable(expectedCount: 1 << 8)
+    private var plain = [Bool](repeating: false, count: 256)
+
+    init(normalizer: Normalizer) {
+        self.normalizer = normalizer
+        for byte in UInt8(ascii: "a")...UInt8(ascii: "z") { plain[Int(byte)] = true }
+        for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { plain[Int(byte)] = true }
+        if !normalizer.lowercase {
+            for byte in UInt8(ascii: "A")...UInt8(ascii: "Z") { plain[Int(byte)] = true }
+        }
+        if !normalizer.stripPunctuation {
+            for byte in 0x21...0x7E where !plain[byte] {
+                let isUpper = byte >= Int(UInt8(ascii: "A")) && byte <= Int(UInt8(ascii: "Z"))
+                plain[byte] = !(isUpper && normalizer.lowercase)
+            }
+            if normalizer.hyphens != .keep { plain[Int(UInt8(ascii: "-"))] = false }
+            if normalizer.stripAlternateMarkers { plain[Int(UInt8(ascii: ")"))] = false }
+            if normalizer.dropRecognizerTokens {
+                for byte in "<[+".utf8 { plain[Int(byte)] = false }
+            }
+        } else if normalizer.hyphens == .keep {
+            plain[Int(UInt8(ascii: "-"))] = true
+        }
+    }
+
+    /// Reads and tokenizes one file.
+    func load(_ url: URL, format: TranscriptFormat?) throws -> TokenizedTranscript {
+        let data = try TranscriptIO.load(url)
+        let path = url.path
+        let format = try format ?? TranscriptIO.inferFormat(url: url, data: data)
+        var transcript = TokenizedTranscript(path: path, format: format)
+        transcript.tokens.reserveCapacity(data.count / 5)
+        var firstLine: [Int32] = []
+        var warnings: [ScoringWarning] = []
+        try data.withUnsafeBytes { raw in
+            try RecordScanner.scan(raw.bindMemory(to: UInt8.self), format: format, path: path, warnings: &warnings) {
+                record in
+                let id = ids.intern(record.id.baseAddress!, record.id.count)
+                if Int(id) >= firstLine.count {
+                    firstLine.append(contentsOf: repeatElement(0, count: Int(id) + 1 - firstLine.count))
+                }
+                if firstLine[Int(id)] != 0 {
+                    throw ScoringError.duplicateUtteranceID(
+                        path: path, id: ids.string(id), firstLine: Int(firstLine[Int(id)]), line: record.line)
+                }
+                firstLine[Int(id)] = Int32(record.line)
+                transcript.ids.append(id)
+                if let speaker = record.speaker, let base = speaker.baseAddress {
+                    transcript.speakers.append(speakers.intern(base, speaker.count))
+                } else {
+                    transcript.speakers.append(-1)
+                }
+                transcript.lines.append(Int32(record.line))
+                tokenize(record.text, into: &transcript.tokens)
+                transcript.starts.append(Int32(transcript.tokens.count))
+            }
+        }
+        transcript.warnings = warnings
+        if transcript.count == 0 { throw ScoringError.noUtterances(path: path) }
+        return transcript
+    }
+
+    /// Normalizes the words of one utterance's text into interned ids.
+    func tokenize(_ text: UnsafeBufferPointer<UInt8>, into tokens: inout [Int32]) {
+        guard let base = text.baseAddress, text.count > 0 else { return }
+        if normalizer.english != nil {
+            // English rules look across words, so take the whole line through the String pipeline.
+            for word in normalizer.normalize(String(decoding: text, as: UTF8.self)) {
+                tokens.append(words.intern(word))
+            }
+            return
+        }
+        let count = text.count
+        let stripPunctuation = normalizer.stripPunctuation
+        var index = 0
+        while index < count {
+            while index < count && RecordScanner.isSpace(base[index]) { index += 1 }
+            let start = index
+            var isPlain = true
+            while index < count && !RecordScanner.isSpace(base[index]) {
+                let byte = base[index]
+                if !plain[Int(byte)] {
+                    // A word-internal apostrophe between two plain letters or digits is kept as it is.
+                    if stripPunctuation && byte == UInt8(ascii: "'") && index > start && index + 1 < count
+                        && plain[Int(base[index - 1])] && plain[Int(base[index + 1])]
+                        && base[index - 1] != UInt8(ascii: "-") && base[index + 1] != UInt8(ascii: "-")
+                    {
+                        index += 1
+                        continue
+                    }
+                    isPlain = false
+                }
+                index += 1
+            }
+            guard index > start else { break }
+            if isPlain {
+                tokens.append(words.intern(base + start, index - start))
+            } else {
+                let token = String(
+                    decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
+                for word in normalizer.normalize(token) { tokens.append(words.intern(word)) }
+            }
+        }
+    }
+}
+
+extension CorpusLoader {
+    /// Reads several files in parallel, each with its own tables, then moves them all onto the first loader's
+    /// tables so ids are comparable.
+    /// - Returns: The loader that owns the merged tables and the transcripts in the order given.
+    /// - Throws: The first file's error, in the order given.
+    static func loadAll(_ files: [(url: URL, format: TranscriptFormat?)], normalizer: Normalizer) throws
+        -> (CorpusLoader, [TokenizedTranscript])
+    {
+        let job = ParallelLoad(count: files.count, normalizer: normalizer)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            job.results[index] = Result { try job.loaders[index].load(files[index].url, format: files[index].format) }
+        }
+        var transcripts: [TokenizedTranscript] = []
+        for result in job.results { transcripts.append(try result!.get()) }
+        let main = job.loaders[0]
+        for index in transcripts.indices.dropFirst() {
+            transcripts[index] = main.absorb(job.loaders[index], transcripts[index])
+        }
+        return (main, transcripts)
+    }
+
+    /// Re-interns a transcript read by another loader into this loader's tables.
+    private func absorb(_ other: CorpusLoader, _ transcript: TokenizedTranscript) -> TokenizedTranscript {
+        func mapping(_ from: TokenTable, _ to: TokenTable) -> [Int32] {
+            (0..<from.count).map { id in from.withBytes(Int32(id)) { to.intern($0.baseAddress!, $0.count) } }
+        }
+        let words = mapping(other.words, self.words)
+        let ids = mapping(other.ids, self.ids)
+        let speakers = mapping(other.speakers, self.speakers)
+        var result = transcript
+        result.tokens = transcript.tokens.map { words[Int($0)] }
+        result.ids = transcript.ids.map { ids[Int($0)] }
+        result.speakers = transcript.speakers.map { $0 < 0 ? -1 : speakers[Int($0)] }
+        return result
+    }
+}
+
+/// Hands files to parallel readers.
+///
+/// `@unchecked Sendable` is safe because reader `k` uses only `loaders[k]` and writes only `results[k]`; the caller
+/// reads the results after `concurrentPerform` has returned.
+private final class ParallelLoad: @unchecked Sendable {
+    let loaders: [CorpusLoader]
+    let results: UnsafeMutableBufferPointer<Result<TokenizedTranscript, any Error>?>
+
+    init(count: Int, normalizer: Normalizer) {
+        loaders = (0..<count).map { _ in CorpusLoader(normalizer: normalizer) }
+        results = .allocate(capacity: count)
+        results.initialize(repeating: nil)
+    }
+
+    deinit {
+        results.deinitialize()
+        results.deallocate()
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+
+/// A transcript file format.
+public enum TranscriptFormat: String, Sendable, Codable, Hashable, CaseIterable {
+    /// sclite `trn`: the words, then the utterance id in parentheses: `the cat sat (spk1_utt1)`.
+    case trn
+    /// sclite `ctm`: one word per line: `file channel start duration word [confidence]`. Words are grouped into one
+    /// utterance per file (id = file name) in start-time order.
+    case ctm
+    /// sclite `stm`: `file channel speaker begin end [<labels>] text`. Segments are grouped into one utterance per
+    /// file (id = file name) in begin-time order.
+    case stm
+    /// JSON lines: `{"id": "...", "text": "...", "speaker": "..."}`, `speaker` optional.
+    case jsonl
+
+    /// The format implied by a file name's extension (`.json` counts as JSON lines), or `nil`.
+    public init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "trn", "txt": self = .trn
+        case "ctm": self = .ctm
+        case "stm": self = .stm
+        case "jsonl", "json", "ndjson": self = .jsonl
+        default: return nil
+        }
+    }
+}
+
+/// One utterance of a transcript.
+public struct Utterance: Sendable, Codable, Hashable {
+    /// The utterance id, unique within a file.
+    public var id: String
+    /// The words as written (before normalization).
+    public var text: String
+    /// The speaker, if the format carries one. For `trn`, the part of the id before the first `_`.
+    public var speaker: String?
+
+    public init(id: String, text: String, speaker: String? = nil) {
+        self.id = id
+        self.text = text
+        self.speaker = speaker
+    }
+}
+
+/// A word with times, as in a `ctm` file.
+public struct TimedWord: Sendable, Codable, Hashable {
+    public var file: String
+    public var channel: String
+    /// Start time in seconds.
+    public var start: Double
+    /// Duration in seconds.
+    public var duration: Double
+    public var word: String
+    /// Confidence in 0…1, if known.
+    public var confidence: Double?
+
+    public init(
+        file: String, channel: String = "1", start: Double, duration: Double, word: String,
+        confidence: Double? = nil
+    ) {
+        self.file = file
+        self.channel = channel
+        self.start = start
+        self.duration = duration
+        self.word = word
+        self.confidence = confidence
+    }
+}
+
+/// A reference segment, as in an `stm` file.
+public struct Segment: Sendable, Codable, Hashable {
+    public var file: String
+    public var channel: String
+    public var speaker: String
+    /// Begin time in seconds.
+    public var begin: Double
+    /// End time in seconds.
+    public var end: Double
+    public var text: String
+
+    public init(file: String, channel: String = "1", speaker: String, begin: Double, end: Double, text: String) {
+        self.file = file
+        self.channel = channel
+        self.speaker = speaker
+        self.begin = begin
+        self.end = end
+        self.text = text
+    }
+}
+
+/// The utterances read from one file, with anything that was skipped.
+public struct TranscriptFile: Sendable, Codable, Hashable {
+    public var path: String
+    public var format: TranscriptFormat
+    public var utterances: [Utterance]
+    public var warnings: [ScoringWarning]
+}
+
+/// Reading and writing sclite `trn`, `ctm`, `stm` and JSON-lines transcripts.
+public enum TranscriptIO {
+    /// Reads a transcript file.
+    /// - Parameters:
+    ///   - url: The file.
+    ///   - format: The format; inferred from the extension (or contents) when `nil`.
+    /// - Returns: The utterances in file order.
+    /// - Throws: ``ScoringError`` naming the file, line and id of the first problem.
+    public static func read(_ url: URL, format: TranscriptFormat? = nil) throws -> TranscriptFile {
+        let data = try load(url)
+        return try decode(data, path: url.path, format: format ?? inferFormat(url: url, data: data))
+    }
+
+    /// Parses transcript text held in memory (same rules as ``read(_:format:)``).
+    /// - Parameters:
+    ///   - text: The file contents.
+    ///   - format: The format.
+    ///   - path: The name used in errors and warnings.
+    public static func parse(_ text: String, format: TranscriptFormat, path: String = "<memory>") throws
+        -> TranscriptFile
+    {
+        try decode(Data(text.utf8), path: path, format: format)
+    }
+
+    private static func decode(_ data: Data, path: String, format: TranscriptFormat) throws -> TranscriptFile {
+        var utterances: [Utterance] = []
+        var warnings: [ScoringWarning] = []
+        var firstLine: [String: Int] = [:]
+        try data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            try RecordScanner.scan(bytes, format: format, path: path, warnings: &warnings) { record in
+                let id = String(decoding: record.id, as: UTF8.self)
+                if let first = firstLine[id] {
+                    throw ScoringError.duplicateUtteranceID(path: path, id: id, firstLine: first, line: record.line)
+                }
+                firstLine[id] = record.line
+                utterances.append(
+                    Utterance(
+                        id: id, text: String(decoding: record.text, as: UTF8.self),
+                        speaker: record.speaker.map { String(decoding: $0, as: UTF8.self) }))
+            }
+        }
+        return TranscriptFile(path: path, format: format, utterances: utterances, warnings: warnings)
+    }
+
+    /// Renders utterances as sclite `trn` lines: `words (id)`.
+    public static func trn(_ utterances: [Utterance]) -> String {
+        var out = ""
+        for utterance in utterances {
+            out += utterance.text.isEmpty ? "(\(utterance.id))\n" : "\(utterance.text) (\(utterance.id))\n"
+        }
+        return out
+    }
+
+    /// Renders timed words as sclite `ctm` lines.
+    public static func ctm(_ words: [TimedWord]) -> String {
+        var out = ""
+        for word in words {
+            out += "\(word.file) \(word.channel) \(format(word.start)) \(format(word.duration)) \(word.word)"
+            if let confidence = word.confidence { out += " \(format(confidence))" }
+            out += "\n"
+        }
+        return out
+    }
+
+    /// Renders reference segments as sclite `stm` lines.
+    public static func stm(_ segments: [Segment]) -> String {
+        var out = ""
+        for segment in segments {
+            out +=
+                "\(segment.file) \(segment.channel) \(segment.speaker) \(format(segment.begin)) "
+                + "\(format(segment.end)) \(segment.text)\n"
+        }
+        return out
+    }
+
+    /// Reads every word of a `ctm` file.
+    public static func readCTMWords(_ url: URL) throws -> [TimedWord] {
+        let data = try load(url)
+        var warnings: [ScoringWarning] = []
+        return try data.withUnsafeBytes { raw in
+            try RecordScanner.ctmWords(raw.bindMemory(to: UInt8.self), path: url.path, warnings: &warnings)
+        }
+    }
+
+    /// Reads every segment of an `stm` file.
+    public static func readSTMSegments(_ url: URL) throws -> [Segment] {
+        let data = try load(url)
+        var warnings: [ScoringWarning] = []
+        return try data.withUnsafeBytes { raw in
+            try RecordScanner.stmSegments(raw.bindMemory(to: UInt8.self), path: url.path, warnings: &warnings)
+        }
+    }
+
+    private static func format(_ value: Double) -> String {
+        String(format: "%.3f", value)
+    }
+
+    static func load(_ url: URL) throws -> Data {
+        do {
+            return try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            let reason =
+                FileManager.default.fileExists(atPath: url.path) ? "\(error.localizedDescription)" : "no such file"
+            throw ScoringError.unreadableFile(path: url.path, reason: reason)
+        }
+    }
+
+    static func inferFormat(url: URL, data: Data) throws -> TranscriptFormat {
+        if let format = TranscriptFormat(fileExtension: url.pathExtension) { return format }
+        // Sniff the first non-empty line.
+        let prefix = data.prefix(4096)
+        let firstLine = String(decoding: prefix, as: UTF8.self).split(separator: "\n").first { line in
+            !line.trimmingCharacters(in: .whitespaces).isEmpty && !line.hasPrefix(";;")
+        }
+        guard let line = firstLine?.trimmingCharacters(in: .whitespacesAndNewlines) else {
+            throw ScoringError.unknownFormat(path: url.path)
+        }
+        if line.hasPrefix("{") { return .jsonl }
+        if line.hasSuffix(")") { return .trn }
+        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        if fields.count >= 5, Double(fields[2]) != nil, Double(fields[3]) != nil { return .ctm }
+        if fields.count >= 5, Double(fields[3]) != nil, Double(fields[4]) != nil { return .stm }
+        throw ScoringError.unknownFormat(path: url.path)
+    }
+}

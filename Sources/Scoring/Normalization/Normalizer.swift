@@ -1,0 +1,201 @@
+/// A text normalization pipeline applied identically to references and hypotheses before alignment.
+///
+/// The stages run in this order, each controlled by one option:
+/// 1. Split on whitespace.
+/// 2. ``dropRecognizerTokens``: drop `<s>`, `</s>`, `<sil>`, `<unk>` and any token written as `<…>`, `[…]`
+///    (e.g. `[NOISE]`) or `++…++` (e.g. `++NOISE++`).
+/// 3. ``stripAlternateMarkers``: `word(2)` becomes `word` (PocketSphinx alternate pronunciations).
+/// 4. ``lowercase``: Unicode case folding to lower case.
+/// 5. ``hyphens``: `counter-gambit` becomes `counter gambit` (``HyphenHandling/split``), `countergambit`
+///    (``HyphenHandling/join``) or stays as it is (``HyphenHandling/keep``).
+/// 6. ``stripPunctuation``: delete punctuation and symbols; an apostrophe survives only between two letters or
+///    digits (`don't` stays, `'quoted'` loses both), and `’` is read as `'`. Punctuation is deleted, not turned
+///    into a word break, so `u.s.a.` becomes `usa`.
+/// 7. ``english``: optional English rules in the spirit of Whisper's `EnglishTextNormalizer`.
+///
+/// Use the same normalizer for every system you compare: the rates are only comparable under one pipeline,
+/// which is why reports embed ``summary``.
+public struct Normalizer: Sendable, Codable, Hashable {
+    /// What to do with a hyphen inside a word.
+    public enum HyphenHandling: String, Sendable, Codable, Hashable, CaseIterable {
+        /// `counter-gambit` → `counter gambit`.
+        case split
+        /// `counter-gambit` → `countergambit`.
+        case join
+        /// `counter-gambit` stays one word.
+        case keep
+    }
+
+    /// Lower-case every token.
+    public var lowercase: Bool
+    /// Delete punctuation and symbols, keeping word-internal apostrophes.
+    public var stripPunctuation: Bool
+    /// Drop sentence markers, silence and bracketed noise tokens.
+    public var dropRecognizerTokens: Bool
+    /// Turn `word(2)` into `word`.
+    public var stripAlternateMarkers: Bool
+    /// How hyphenated words are handled.
+    public var hyphens: HyphenHandling
+    /// Optional English-specific rules; `nil` leaves words as they are.
+    public var english: EnglishNormalization?
+
+    /// Creates a normalizer.
+    /// - Parameters:
+    ///   - lowercase: Lower-case every token.
+    ///   - stripPunctuation: Delete punctuation, keeping word-internal apostrophes.
+    ///   - dropRecognizerTokens: Drop `<s>`, `</s>`, `<sil>`, `[NOISE]`, `++NOISE++` and similar.
+    ///   - stripAlternateMarkers: Turn `word(2)` into `word`.
+    ///   - hyphens: How hyphenated words are handled.
+    ///   - english: Optional English rules.
+    public init(
+        lowercase: Bool = true,
+        stripPunctuation: Bool = true,
+        dropRecognizerTokens: Bool = true,
+        stripAlternateMarkers: Bool = true,
+        hyphens: HyphenHandling = .split,
+        english: EnglishNormalization? = nil
+    ) {
+        self.lowercase = lowercase
+        self.stripPunctuation = stripPunctuation
+        self.dropRecognizerTokens = dropRecognizerTokens
+        self.stripAlternateMarkers = stripAlternateMarkers
+        self.hyphens = hyphens
+        self.english = english
+    }
+
+    /// The default pipeline: every generic stage on, no English rules.
+    public static let standard = Normalizer()
+
+    /// The default pipeline plus every English rule.
+    public static let standardEnglish = Normalizer(english: EnglishNormalization())
+
+    /// No normalization at all: tokens are split on whitespace and compared as written, as sclite does.
+    public static let verbatim = Normalizer(
+        lowercase: false,
+        stripPunctuation: false,
+        dropRecognizerTokens: false,
+        stripAlternateMarkers: false,
+        hyphens: .keep,
+        english: nil
+    )
+
+    /// A one-line description of the pipeline for reports, e.g.
+    /// `lowercase, strip punctuation, drop <s> </s> <sil> [noise], strip (N) alternates, split hyphens`.
+    public var summary: String {
+        var parts: [String] = []
+        if lowercase { parts.append("lowercase") }
+        if stripPunctuation { parts.append("strip punctuation") }
+        if dropRecognizerTokens { parts.append("drop <s> </s> <sil> [noise]") }
+        if stripAlternateMarkers { parts.append("strip (N) alternates") }
+        switch hyphens {
+        case .split: parts.append("split hyphens")
+        case .join: parts.append("join hyphens")
+        case .keep: parts.append("keep hyphens")
+        }
+        if let english { parts.append(english.summary) }
+        return parts.isEmpty ? "none" : parts.joined(separator: ", ")
+    }
+
+    /// Normalizes one transcript into its words.
+    /// - Parameter text: A reference or hypothesis transcript.
+    /// - Returns: The normalized words in order.
+    public func normalize(_ text: String) -> [String] {
+        var words: [String] = []
+        for raw in text.split(whereSeparator: { $0.isWhitespace }) {
+            normalizeToken(Substring(raw), into: &words)
+        }
+        if let english {
+            words = english.apply(to: words)
+        }
+        return words
+    }
+
+    /// Normalizes a single whitespace-free token, appending the zero or more words it becomes.
+    func normalizeToken(_ raw: Substring, into words: inout [String]) {
+        if dropRecognizerTokens && Self.isRecognizerToken(raw.utf8) { return }
+        var token = String(raw)
+        if stripAlternateMarkers { token = Self.strippingAlternateMarker(token) }
+        if lowercase { token = token.lowercased() }
+        var pieces: [String]
+        switch hyphens {
+        case .split: pieces = token.split(separator: "-").map(String.init)
+        case .join: pieces = [token.replacingAll("-", with: "")]
+        case .keep: pieces = [token]
+        }
+        if stripPunctuation { pieces = pieces.map(Self.strippingPunctuation) }
+        for piece in pieces where !piece.isEmpty { words.append(piece) }
+    }
+
+    /// Whether a token is a recognizer marker rather than a word.
+    static func isRecognizerToken<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+        guard let first = bytes.first, bytes.count >= 2 else { return false }
+        let last = bytes[bytes.index(bytes.startIndex, offsetBy: bytes.count - 1)]
+        switch first {
+        case UInt8(ascii: "<"): return last == UInt8(ascii: ">")
+        case UInt8(ascii: "["): return last == UInt8(ascii: "]")
+        case UInt8(ascii: "+"):
+            return bytes.count >= 4 && last == UInt8(ascii: "+")
+                && bytes[bytes.index(after: bytes.startIndex)] == UInt8(ascii: "+")
+                && bytes[bytes.index(bytes.startIndex, offsetBy: bytes.count - 2)] == UInt8(ascii: "+")
+        default: return false
+        }
+    }
+
+    /// `word(2)` → `word`; anything else is returned unchanged.
+    static func strippingAlternateMarker(_ token: String) -> String {
+        let utf8 = Array(token.utf8)
+        guard let cut = alternateMarkerStart(utf8[...]) else { return token }
+        return String(decoding: utf8[..<cut], as: UTF8.self)
+    }
+
+    /// The index where a trailing `(digits)` starts, if the token has one after at least one other byte.
+    static func alternateMarkerStart(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.count >= 4, bytes.last == UInt8(ascii: ")") else { return nil }
+        var index = bytes.endIndex - 2
+        while index > bytes.startIndex, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            index -= 1
+        }
+        guard bytes[index] == UInt8(ascii: "("), index < bytes.endIndex - 2, index > bytes.startIndex else {
+            return nil
+        }
+        return index
+    }
+
+    /// Deletes punctuation and symbols, keeping apostrophes that sit between two letters or digits.
+    static func strippingPunctuation(_ token: String) -> String {
+        let characters = Array(token)
+        var result = ""
+        result.reserveCapacity(token.utf8.count)
+        for (index, character) in characters.enumerated() {
+            if character == "'" || character == "\u{2019}" {
+                let before = index > 0 && isWordCharacter(characters[index - 1])
+                let after = index + 1 < characters.count && isWordCharacter(characters[index + 1])
+                if before && after { result.append("'") }
+            } else if isWordCharacter(character) || character == "-" {
+                // A hyphen only reaches here when hyphens are kept.
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    static func isWordCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber
+            || character.unicodeScalars.allSatisfy { scalar in
+                // Combining marks belong to the letter before them (e.g. decomposed accents).
+                scalar.properties.generalCategory == .nonspacingMark
+                    || scalar.properties.generalCategory == .spacingMark
+            }
+    }
+}
+
+extension String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        result.reserveCapacity(utf8.count)
+        for character in self {
+            if character == target { result += replacement } else { result.append(character) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+
+/// The result of scoring one hypothesis file against one reference file.
+public struct ScoreReport: Sendable, Codable, Hashable {
+    public var referenceFile: String
+    public var hypothesisFile: String
+    public var mode: AlignmentMode
+    /// ``Normalizer/summary`` of the pipeline used.
+    public var normalization: String
+    /// Rates over every scored utterance.
+    public var totals: Rates
+    /// Whether ``Rates/characterErrorRate`` was computed.
+    public var characterErrorRateComputed: Bool
+    /// Rates per speaker, for utterances whose speaker is known.
+    public var speakers: [SpeakerRates]
+    /// Most frequent substitutions first.
+    public var confusions: [ConfusionPair]
+    /// Every scored utterance, in reference order.
+    public var utterances: [UtteranceScore]
+    /// The utterances with the most errors, aligned for display.
+    public var worstUtterances: [AlignedUtterance]
+    /// B-WER and U-WER, when boosted words were given.
+    public var boosted: BoostedWordErrorRates?
+    /// Term recall/precision/F1, when terms were given.
+    public var terms: TermAccuracyReport?
+    /// Errors per template class slot, when templates were given.
+    public var slots: SlotErrorReport?
+    public var unscored: UnscoredUtterances
+    public var warnings: [ScoringWarning]
+
+    /// The report as JSON (sorted keys, pretty-printed).
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    /// A plain-text rendering: summary table, per-speaker table, customization metrics, top confusions and the
+    /// worst utterances aligned.
+    public var text: String {
+        var out = ""
+        func line(_ text: String = "") { out += text + "\n" }
+        func percent(_ value: Double) -> String { String(format: "%6.2f%%", value * 100) }
+        let t = totals
+        line("Reference:     \(referenceFile)")
+        line("Hypothesis:    \(hypothesisFile)")
+        line("Alignment:     \(mode == .sclite ? "sclite (sub 4, ins 3, del 3)" : "minimal (unit costs)")")
+        line("Normalization: \(normalization)")
+        line()
+        line("| Utts   | Words   | Corr    | Sub     | Del     | Ins     | WER     | SER     | CER     |")
+        line("|--------|---------|---------|---------|---------|---------|---------|---------|---------|")
+        let c = t.counts
+        line(
+            String(
+                format: "| %6d | %7d | %7d | %7d | %7d | %7d | ", t.utterances, c.referenceWords, c.correct,
+                c.substitutions, c.deletions, c.insertions)
+                + "\(percent(t.wordErrorRate)) | \(percent(t.sentenceErrorRate)) | "
+                + "\(characterErrorRateComputed ? percent(t.characterErrorRate) : "    n/a") |")
+        line()
+        line(
+            "MER \(percent(t.matchErrorRate).trimmingCharacters(in: .whitespaces))   WIL "
+                + "\(percent(t.wordInformationLost).trimmingCharacters(in: .whitespaces))")
+        if unscored.onlyInReference + unscored.onlyInHypothesis + unscored.scoredAsEmpty > 0 {
+            line(
+                "Unscored: \(unscored.onlyInReference) only in reference, \(unscored.onlyInHypothesis) only in "
+                    + "hypothesis; \(unscored.scoredAsEmpty) scored as empty")
+        }
+        if let boosted {
+            line()
+            line(
+                "B-WER \(percent(boosted.boostedWordErrorRate)) (\(boosted.boostedErrors)/\(boosted.boostedReferenceWords))"
+                    + "   U-WER \(percent(boosted.unboostedWordErrorRate)) "
+                    + "(\(boosted.unboostedErrors)/\(boosted.unboostedReferenceWords))")
+        }
+        if let terms {
+            line()
+            line("| Term                           | Ref  | Hyp  | Recall  | Precis. | F1      |")
+            line("|--------------------------------|------|------|---------|---------|---------|")
+            for term in terms.terms + [terms.overall] {
+                let name = term.term == "*" ? "(all terms)" : term.term
+                line(
+                    "| \(name.padding(to: 30)) | "
+                        + String(format: "%4d | %4d | ", term.referenceOccurrences, term.hypothesisOccurrences)
+                        + "\(percent(term.recall)) | \(percent(term.precision)) | \(percent(term.f1)) |")
+            }
+        }
+        if let slots {
+            line()
+            line(
+                "Slot errors (\(slots.matchedUtterances) references matched a template, \(slots.unmatchedUtterances) did not)"
+            )
+            for slot in slots.classes {
+                line("  <\(slot.className)>: \(slot.errors)/\(slot.occurrences) wrong (\(percent(slot.errorRate)))")
+            }
+        }
+        if speakers.count > 1 {
+            line()
+            line("| Speaker          | Utts   | Words   | WER     |")
+            line("|------------------|--------|---------|---------|")
+            for speaker in speakers {
+                line(
+                    "| \(speaker.speaker.padding(to: 16)) | "
+                        + String(format: "%6d | %7d | ", speaker.rates.utterances, speaker.rates.counts.referenceWords)
+                        + "\(percent(speaker.rates.wordErrorRate)) |")
+            }
+        }
+        if !confusions.isEmpty {
+            line()
+            line("Top confusions (reference → hypothesis):")
+            for pair in confusions.prefix(10) { line("  \(pair.count)× \(pair.reference) → \(pair.hypothesis)") }
+        }
+        if !worstUtterances.isEmpty {
+            line()
+            line("Worst utterances:")
+            for utterance in worstUtterances {
+                line()
+                line(
+                    "id: (\(utterance.id))  errors \(utterance.counts.errors), WER "
+                        + percent(utterance.wordErrorRate).trimmingCharacters(in: .whitespaces))
+                line("REF:  \(utterance.aligned.reference)")
+                line("HYP:  \(utterance.aligned.hypothesis)")
+                line("Eval: \(utterance.aligned.evaluation)")
+            }
+        }
+        if !warnings.isEmpty {
+            line()
+            for warning in warnings { line(warning.description) }
+        }
+        return out
+    }
+}
+
+extension SystemComparison {
+    /// A plain-text rendering of both systems' totals and the significance tests.
+    public var text: String {
+        func percent(_ value: Double) -> String { String(format: "%.2f%%", value * 100) }
+        func signedPercent(_ value: Double) -> String { String(format: "%+.2f%%", value * 100) }
+        var out = ""
+        out += "A: \(systemA.hypothesisFile)  WER \(percent(systemA.totals.wordErrorRate))\n"
+        out += "B: \(systemB.hypothesisFile)  WER \(percent(systemB.totals.wordErrorRate))\n"
+        out += "Compared on \(commonUtterances) common utterances.\n\n"
+        out +=
+            String(
+                format: "MAPSSWE: %d segments, mean diff %.3f, Z %.3f, p %.4f — ", matchedPairs.segments,
+                matchedPairs.meanDifference, matchedPairs.z, matchedPairs.pValue)
+            + (matchedPairs.significant ? "significant at 0.05\n" : "not significant\n")
+        out +=
+            String(
+                format: "McNemar (sentence errors): only A right %d, only B right %d, p %.4f — ",
+                mcNemar.onlyACorrect, mcNemar.onlyBCorrect, mcNemar.pValue)
+            + (mcNemar.significant ? "significant at 0.05\n" : "not significant\n")
+        for interval in [deltaWER] + (deltaBoostedWER.map { [$0] } ?? []) {
+            out +=
+                "Δ\(interval.metric) (B − A): \(signedPercent(interval.observedDelta)), 95% CI "
+                + "[\(signedPercent(interval.lower)), \(signedPercent(interval.upper))] over \(interval.resamples) "
+                + "resamples — \(interval.significant ? "significant" : "not significant")\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,588 @@
+import Foundation
+
+/// The scoring entry points: files (or utterances) in, a ``ScoreReport`` or ``SystemComparison`` out.
+public enum Scorer {
+    /// Scores a hypothesis file against a reference file.
+    /// - Parameters:
+    ///   - reference: Reference transcript (`trn`, `stm`, `ctm` or `jsonl`; format from the extension).
+    ///   - hypothesis: Hypothesis transcript.
+    ///   - mode: ``AlignmentMode/sclite`` (default) or ``AlignmentMode/minimal``.
+    ///   - normalizer: Normalization applied to both sides.
+    ///   - boostedWords: Boosted vocabulary for B-WER/U-WER.
+    ///   - terms: Terms for recall/precision/F1.
+    /// - Returns: The report.
+    /// - Throws: ``ScoringError`` for unreadable or malformed input.
+    public static func score(
+        reference: URL,
+        hypothesis: URL,
+        mode: AlignmentMode = .sclite,
+        normalizer: Normalizer = .standard,
+        boostedWords: [String] = [],
+        terms: [String] = []
+    ) throws -> ScoreReport {
+        try score(
+            reference: reference, hypothesis: hypothesis,
+            options: ScoringOptions(mode: mode, normalizer: normalizer, boostedWords: boostedWords, terms: terms))
+    }
+
+    /// Scores a hypothesis file against a reference file with full options.
+    /// - Throws: ``ScoringError`` for unreadable or malformed input.
+    public static func score(reference: URL, hypothesis: URL, options: ScoringOptions) throws -> ScoreReport {
+        let (loader, transcripts) = try CorpusLoader.loadAll(
+            [(reference, options.referenceFormat), (hypothesis, options.hypothesisFormat)],
+            normalizer: options.normalizer)
+        let (ref, hyp) = (transcripts[0], transcripts[1])
+        let run = try Evaluation(loader: loader, reference: ref, options: options)
+        return run.report(try run.score(hyp))
+    }
+
+    /// Scores in-memory utterances.
+    /// - Throws: ``ScoringError`` for duplicate ids or when nothing can be scored.
+    public static func score(reference: [Utterance], hypothesis: [Utterance], options: ScoringOptions = .init())
+        throws -> ScoreReport
+    {
+        let loader = CorpusLoader(normalizer: options.normalizer)
+        let ref = try loader.load(reference, path: "reference")
+        let hyp = try loader.load(hypothesis, path: "hypothesis")
+        let run = try Evaluation(loader: loader, reference: ref, options: options)
+        return run.report(try run.score(hyp))
+    }
+
+    /// Scores two systems on the same reference and tests whether they differ.
+    ///
+    /// Only utterances scored for both systems enter the tests. Δ is always B − A, so a negative ΔWER means B is
+    /// better.
+    /// - Parameters:
+    ///   - reference: Reference transcript.
+    ///   - systemA: First hypothesis file (e.g. the baseline).
+    ///   - systemB: Second hypothesis file (e.g. with the custom language model).
+    ///   - options: Scoring options for both systems.
+    ///   - bootstrap: Resamples and seed for the confidence intervals.
+    /// - Throws: ``ScoringError`` for unreadable or malformed input.
+    public static func compare(
+        reference: URL,
+        systemA: URL,
+        systemB: URL,
+        options: ScoringOptions = .init(),
+        bootstrap: BootstrapOptions = .init()
+    ) throws -> SystemComparison {
+        let (loader, transcripts) = try CorpusLoader.loadAll(
+            [
+                (reference, options.referenceFormat), (systemA, options.hypothesisFormat),
+                (systemB, options.hypothesisFormat),
+            ], normalizer: options.normalizer)
+        let (ref, a, b) = (transcripts[0], transcripts[1], transcripts[2])
+        let run = try Evaluation(loader: loader, reference: ref, options: options)
+        return run.compare(try run.score(a), try run.score(b), bootstrap: bootstrap)
+    }
+
+    /// Compares two systems given as utterances.
+    public static func compare(
+        reference: [Utterance],
+        systemA: [Utterance],
+        systemB: [Utterance],
+        options: ScoringOptions = .init(),
+        bootstrap: BootstrapOptions = .init()
+    ) throws -> SystemComparison {
+        let loader = CorpusLoader(normalizer: options.normalizer)
+        let ref = try loader.load(reference, path: "reference")
+        let a = try loader.load(systemA, path: "systemA")
+        let b = try loader.load(systemB, path: "systemB")
+        let run = try Evaluation(loader: loader, reference: ref, options: options)
+        return run.compare(try run.score(a), try run.score(b), bootstrap: bootstrap)
+    }
+}
+
+/// Two systems scored on the same reference, with significance tests.
+public struct SystemComparison: Sendable, Codable, Hashable {
+    public var systemA: ScoreReport
+    public var systemB: ScoreReport
+    /// Utterances scored for both systems (the tests use only these).
+    public var commonUtterances: Int
+    public var matchedPairs: MatchedPairsResult
+    public var mcNemar: McNemarResult
+    /// Paired bootstrap interval of WER(B) − WER(A).
+    public var deltaWER: BootstrapInterval
+    /// Paired bootstrap interval of B-WER(B) − B-WER(A), when boosted words were given.
+    public var deltaBoostedWER: BootstrapInterval?
+}
+
+extension CorpusLoader {
+    /// Tokenizes in-memory utterances, with the same duplicate checks as files.
+    func load(_ utterances: [Utterance], path: String) throws -> TokenizedTranscript {
+        var transcript = TokenizedTranscript(path: path, format: .jsonl)
+        var seen: [String: Int] = [:]
+        for (index, utterance) in utterances.enumerated() {
+            if let first = seen[utterance.id] {
+                throw ScoringError.duplicateUtteranceID(path: path, id: utterance.id, firstLine: first, line: index + 1)
+            }
+            seen[utterance.id] = index + 1
+            transcript.ids.append(ids.intern(utterance.id))
+            transcript.speakers.append(utterance.speaker.map { speakers.intern($0) } ?? -1)
+            transcript.lines.append(Int32(index + 1))
+            var text = utterance.text
+            text.withUTF8 { tokenize($0, into: &transcript.tokens) }
+            transcript.starts.append(Int32(transcript.tokens.count))
+        }
+        return transcript
+    }
+}
+
+/// One hypothesis scored against the reference: the alignment of every scored utterance plus per-utterance counts.
+struct ScoredCorpus {
+    var path: String
+    var hypothesis: TokenizedTranscript
+    /// Reference utterance index of each scored utterance, in reference order.
+    var referenceIndex: [Int32] = []
+    /// Hypothesis utterance index, or -1 when scored as empty.
+    var hypothesisIndex: [Int32] = []
+    var operationStarts: [Int32] = [0]
+    var operations: [EditOperation] = []
+    var counts: [ErrorCounts] = []
+    var characterErrors: [Int32] = []
+    var referenceCharacters: [Int32] = []
+    var boostedErrors: [Int32] = []
+    var boostedReference: [Int32] = []
+    var unscored = UnscoredUtterances()
+    var warnings: [ScoringWarning] = []
+
+    func operations(_ scored: Int) -> ArraySlice<EditOperation> {
+        operations[Int(operationStarts[scored])..<Int(operationStarts[scored + 1])]
+    }
+}
+
+/// A scoring run over one reference: holds the shared tables and the compiled boosted words, terms and templates.
+struct Evaluation {
+    let loader: CorpusLoader
+    let reference: TokenizedTranscript
+    let options: ScoringOptions
+    private var boosted: [Bool] = []
+    private var hasBoosted = false
+    private let termCounter: TermCounter<Int32>
+    private let termNames: [String]
+    private let matcher: TemplateMatcher<Int32>?
+
+    init(loader: CorpusLoader, reference: TokenizedTranscript, options: ScoringOptions) throws {
+        self.loader = loader
+        self.reference = reference
+        self.options = options
+        let words = loader.words
+        var boostedIDs: [Int32] = []
+        for phrase in options.boostedWords {
+            for word in options.normalizer.normalize(phrase) { boostedIDs.append(words.intern(word)) }
+        }
+        hasBoosted = !boostedIDs.isEmpty
+        var terms: [[Int32]] = []
+        var names: [String] = []
+        for term in options.terms {
+            let normalized = options.normalizer.normalize(term)
+            guard !normalized.isEmpty else { continue }
+            terms.append(normalized.map { words.intern($0) })
+            names.append(normalized.joined(separator: " "))
+        }
+        termCounter = TermCounter(terms: terms)
+        termNames = names
+        matcher = options.templates.map { templates in
+            TemplateMatcher(templates: templates, normalize: options.normalizer.normalize) { words.intern($0) }
+        }
+        // Interning may have grown the table, so size the lookup afterwards.
+        boosted = [Bool](repeating: false, count: words.count)
+        for id in boostedIDs { boosted[Int(id)] = true }
+    }
+
+    /// Aligns every utterance of `hypothesis` that has a reference.
+    func score(_ hypothesis: TokenizedTranscript) throws -> ScoredCorpus {
+        var corpus = ScoredCorpus(path: hypothesis.path, hypothesis: hypothesis)
+        let idCount = loader.ids.count
+        var hypothesisOf = [Int32](repeating: -1, count: idCount)
+        for (index, id) in hypothesis.ids.enumerated() { hypothesisOf[Int(id)] = Int32(index) }
+        var inReference = [Bool](repeating: false, count: idCount)
+        var onlyInReference: [Int32] = []
+        for (index, id) in reference.ids.enumerated() {
+            inReference[Int(id)] = true
+            let h = hypothesisOf[Int(id)]
+            if h < 0 {
+                onlyInReference.append(Int32(index))
+                if options.missingHypothesis == .skip { continue }
+            }
+            corpus.referenceIndex.append(Int32(index))
+            corpus.hypothesisIndex.append(h)
+        }
+        let onlyInHypothesis = hypothesis.ids.filter { !inReference[Int($0)] }
+        if onlyInReference.count == reference.count {
+            throw ScoringError.noCommonUtterances(
+                reference: reference.path, hypothesis: hypothesis.path,
+                referenceSample: reference.ids.prefix(3).map { loader.ids.string($0) },
+                hypothesisSample: hypothesis.ids.prefix(3).map { loader.ids.string($0) })
+        }
+        if options.missingHypothesis == .skip {
+            corpus.unscored.onlyInReference = onlyInReference.count
+        } else {
+            corpus.unscored.scoredAsEmpty = onlyInReference.count
+        }
+        corpus.unscored.onlyInHypothesis = onlyInHypothesis.count
+        corpus.warnings = reference.warnings + hypothesis.warnings
+        if !onlyInReference.isEmpty {
+            let ids = onlyInReference.prefix(ScoringWarning.sampleLimit).map {
+                loader.ids.string(reference.ids[Int($0)])
+            }
+            let action =
+                options.missingHypothesis == .skip
+                ? "they are not scored; rerun recognition for them or score them as empty"
+                : "they are scored as empty hypotheses (all deletions)"
+            corpus.warnings.append(
+                ScoringWarning(
+                    kind: .onlyInReference, file: hypothesis.path, line: nil, ids: ids, count: onlyInReference.count,
+                    message: "\(onlyInReference.count) utterance(s) of the reference have no hypothesis "
+                        + "(\(ids.joined(separator: ", "))\(onlyInReference.count > ids.count ? ", …" : "")); \(action)."
+                ))
+        }
+        if !onlyInHypothesis.isEmpty {
+            let ids = onlyInHypothesis.prefix(ScoringWarning.sampleLimit).map { loader.ids.string($0) }
+            corpus.warnings.append(
+                ScoringWarning(
+                    kind: .onlyInHypothesis, file: hypothesis.path, line: nil, ids: ids, count: onlyInHypothesis.count,
+                    message: "\(onlyInHypothesis.count) utterance(s) have no reference and are not scored "
+                        + "(\(ids.joined(separator: ", "))\(onlyInHypothesis.count > ids.count ? ", …" : "")). "
+                        + "Check that the hypothesis belongs to this test set."))
+        }
+        align(&corpus)
+        return corpus
+    }
+
+    /// The per-utterance results of one contiguous range of scored utterances.
+    struct Chunk {
+        var operationEnds: [Int32] = []
+        var operations: [EditOperation] = []
+        var counts: [ErrorCounts] = []
+        var characterErrors: [Int32] = []
+        var referenceCharacters: [Int32] = []
+        var boostedErrors: [Int32] = []
+        var boostedReference: [Int32] = []
+    }
+
+    /// Aligns every scored utterance, splitting the work into contiguous chunks over the available cores.
+    private func align(_ corpus: inout ScoredCorpus) {
+        let scoredCount = corpus.referenceIndex.count
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, scoredCount / 1000))
+        let characters = options.characterErrorRate ? WordScalars(loader.words) : nil
+        let job = ParallelAlignment(evaluation: self, corpus: corpus, scalars: characters, workers: workers)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let lower = scoredCount * worker / workers
+            let upper = scoredCount * (worker + 1) / workers
+            job.results[worker] = job.evaluation.alignChunk(job.corpus, lower..<upper, job.scalars)
+        }
+        let chunks = Array(job.results)
+        corpus.operations.reserveCapacity(chunks.reduce(0) { $0 + $1.operations.count })
+        corpus.counts.reserveCapacity(scoredCount)
+        for chunk in chunks {
+            let base = Int32(corpus.operations.count)
+            corpus.operations.append(contentsOf: chunk.operations)
+            corpus.operationStarts.append(contentsOf: chunk.operationEnds.lazy.map { $0 + base })
+            corpus.counts.append(contentsOf: chunk.counts)
+            corpus.characterErrors.append(contentsOf: chunk.characterErrors)
+            corpus.referenceCharacters.append(contentsOf: chunk.referenceCharacters)
+            corpus.boostedErrors.append(contentsOf: chunk.boostedErrors)
+            corpus.boostedReference.append(contentsOf: chunk.boostedReference)
+        }
+    }
+
+    func alignChunk(_ corpus: ScoredCorpus, _ range: Range<Int>, _ wordScalars: WordScalars?) -> Chunk {
+        var chunk = Chunk()
+        var finder = EditPathFinder(mode: options.mode)
+        var characters = CharacterDistance()
+        var refScalars: [UInt32] = []
+        var hypScalars: [UInt32] = []
+        chunk.counts.reserveCapacity(range.count)
+        let hypothesis = corpus.hypothesis
+        reference.tokens.withUnsafeBufferPointer { refTokens in
+            hypothesis.tokens.withUnsafeBufferPointer { hypTokens in
+                for scored in range {
+                    let refRange = reference.range(Int(corpus.referenceIndex[scored]))
+                    let h = Int(corpus.hypothesisIndex[scored])
+                    let hypRange = h >= 0 ? hypothesis.range(h) : 0..<0
+                    let ref = UnsafeBufferPointer(rebasing: refTokens[refRange])
+                    let hyp = UnsafeBufferPointer(rebasing: hypTokens[hypRange])
+                    let start = chunk.operations.count
+                    finder.align(reference: ref, hypothesis: hyp, into: &chunk.operations)
+                    chunk.operationEnds.append(Int32(chunk.operations.count))
+                    var counts = ErrorCounts()
+                    var boostedTally = BoostedTally()
+                    var i = 0
+                    var j = 0
+                    for operation in chunk.operations[start...] {
+                        counts.record(operation)
+                        if hasBoosted {
+                            boostedTally.add(
+                                operation,
+                                referenceBoosted: operation != .insertion && boosted[Int(ref[i])],
+                                hypothesisBoosted: operation == .insertion && boosted[Int(hyp[j])])
+                        }
+                        if operation != .insertion { i += 1 }
+                        if operation != .deletion { j += 1 }
+                    }
+                    chunk.counts.append(counts)
+                    if hasBoosted {
+                        chunk.boostedErrors.append(Int32(boostedTally.boostedErrors))
+                        chunk.boostedReference.append(Int32(boostedTally.boostedReference))
+                    }
+                    if let wordScalars {
+                        wordScalars.join(ref, into: &refScalars)
+                        wordScalars.join(hyp, into: &hypScalars)
+                        let distance = refScalars.withUnsafeBufferPointer { r in
+                            hypScalars.withUnsafeBufferPointer { characters.distance(r, $0) }
+                        }
+                        chunk.characterErrors.append(Int32(distance))
+                        chunk.referenceCharacters.append(Int32(refScalars.count))
+                    }
+                }
+            }
+        }
+        return chunk
+    }
+
+    /// Alignment pairs of one scored utterance, with words.
+    func alignment(_ corpus: ScoredCorpus, _ scored: Int) -> Alignment {
+        let refRange = reference.range(Int(corpus.referenceIndex[scored]))
+        let h = Int(corpus.hypothesisIndex[scored])
+        let hypRange = h >= 0 ? corpus.hypothesis.range(h) : 0..<0
+        let words = loader.words
+        let ref = reference.tokens[refRange].map { words.string($0) }
+        let hyp = corpus.hypothesis.tokens[hypRange].map { words.string($0) }
+        return Alignment(pairs: Aligner.pairs(Array(corpus.operations(scored)), reference: ref, hypothesis: hyp))
+    }
+
+    func report(_ corpus: ScoredCorpus) -> ScoreReport {
+        let words = loader.words
+        var totals = ErrorCounts()
+        var withErrors = 0
+        var characterErrors = 0
+        var referenceCharacters = 0
+        var speakerTotals: [Int32: (counts: ErrorCounts, utterances: Int, errors: Int, chars: Int, charErrors: Int)] =
+            [:]
+        var confusions: [UInt64: Int] = [:]
+        var utterances: [UtteranceScore] = []
+        utterances.reserveCapacity(corpus.counts.count)
+        var termTotals = termNames.map { TermAccuracy(term: $0) }
+        var refTermCounts = [Int](repeating: 0, count: termNames.count)
+        var hypTermCounts = [Int](repeating: 0, count: termNames.count)
+        var slotTally = matcher.map { SlotTally(classNames: $0.classNames) }
+
+        for scored in 0..<corpus.counts.count {
+            let counts = corpus.counts[scored]
+            let refIndex = Int(corpus.referenceIndex[scored])
+            let h = Int(corpus.hypothesisIndex[scored])
+            let refRange = reference.range(refIndex)
+            let hypRange = h >= 0 ? corpus.hypothesis.range(h) : 0..<0
+            totals += counts
+            if counts.errors > 0 { withErrors += 1 }
+            let chars = options.characterErrorRate ? Int(corpus.referenceCharacters[scored]) : 0
+            let charErrors = options.characterErrorRate ? Int(corpus.characterErrors[scored]) : 0
+            referenceCharacters += chars
+            characterErrors += charErrors
+            let speaker = reference.speakers[refIndex]
+            if speaker >= 0 {
+                var entry = speakerTotals[speaker] ?? (ErrorCounts(), 0, 0, 0, 0)
+                entry.counts += counts
+                entry.utterances += 1
+                entry.errors += counts.errors > 0 ? 1 : 0
+                entry.chars += chars
+                entry.charErrors += charErrors
+                speakerTotals[speaker] = entry
+            }
+            if counts.substitutions > 0 {
+                var i = refRange.lowerBound
+                var j = hypRange.lowerBound
+                for operation in corpus.operations(scored) {
+                    if operation == .substitution {
+                        let key =
+                            UInt64(UInt32(reference.tokens[i])) << 32 | UInt64(UInt32(corpus.hypothesis.tokens[j]))
+                        confusions[key, default: 0] += 1
+                    }
+                    if operation != .insertion { i += 1 }
+                    if operation != .deletion { j += 1 }
+                }
+            }
+            if !termCounter.isEmpty {
+                termCounter.count(reference.tokens[refRange], into: &refTermCounts)
+                termCounter.count(corpus.hypothesis.tokens[hypRange], into: &hypTermCounts)
+                for index in termTotals.indices {
+                    termTotals[index].add(reference: refTermCounts[index], hypothesis: hypTermCounts[index])
+                }
+            }
+            if let matcher {
+                let spans = matcher.match(reference.tokens[refRange])?.map { ($0.classIndex, $0.range) }
+                slotTally!.add(spans, operations: corpus.operations(scored))
+            }
+            utterances.append(
+                UtteranceScore(
+                    id: loader.ids.string(reference.ids[refIndex]),
+                    speaker: speaker >= 0 ? loader.speakers.string(speaker) : nil,
+                    counts: counts, referenceCharacters: chars, characterErrors: charErrors,
+                    boostedErrors: hasBoosted ? Int(corpus.boostedErrors[scored]) : nil,
+                    boostedReferenceWords: hasBoosted ? Int(corpus.boostedReference[scored]) : nil,
+                    aligned: options.includeAlignedText ? alignment(corpus, scored).text : nil))
+        }
+
+        let speakers = speakerTotals.map { speaker, entry in
+            SpeakerRates(
+                speaker: loader.speakers.string(speaker),
+                rates: Rates(
+                    counts: entry.counts, utterances: entry.utterances, utterancesWithErrors: entry.errors,
+                    referenceCharacters: entry.chars, characterErrors: entry.charErrors))
+        }.sorted { $0.speaker < $1.speaker }
+
+        let confusionPairs = confusions.map { key, count in
+            ConfusionPair(
+                reference: words.string(Int32(truncatingIfNeeded: key >> 32)),
+                hypothesis: words.string(Int32(truncatingIfNeeded: key & 0xFFFF_FFFF)), count: count)
+        }.sorted { a, b in
+            if a.count != b.count { return a.count > b.count }
+            if a.reference != b.reference { return a.reference < b.reference }
+            return a.hypothesis < b.hypothesis
+        }.prefix(options.confusionPairLimit)
+
+        let worst = corpus.counts.indices.filter { corpus.counts[$0].errors > 0 }.sorted { a, b in
+            let ca = corpus.counts[a]
+            let cb = corpus.counts[b]
+            if ca.errors != cb.errors { return ca.errors > cb.errors }
+            let wa = Rates.ratio(ca.errors, ca.referenceWords)
+            let wb = Rates.ratio(cb.errors, cb.referenceWords)
+            if wa != wb { return wa > wb }
+            return a < b
+        }.prefix(options.worstUtteranceCount).map { scored in
+            AlignedUtterance(
+                id: utterances[scored].id, counts: corpus.counts[scored],
+                wordErrorRate: utterances[scored].wordErrorRate, aligned: alignment(corpus, scored).text)
+        }
+
+        var boostedRates: BoostedWordErrorRates? = nil
+        if hasBoosted {
+            var boostedTotal = 0
+            var boostedReferenceTotal = 0
+            for index in corpus.boostedErrors.indices {
+                boostedTotal += Int(corpus.boostedErrors[index])
+                boostedReferenceTotal += Int(corpus.boostedReference[index])
+            }
+            boostedRates = BoostedWordErrorRates(
+                boostedReferenceWords: boostedReferenceTotal, boostedErrors: boostedTotal,
+                unboostedReferenceWords: totals.referenceWords - boostedReferenceTotal,
+                unboostedErrors: totals.errors - boostedTotal)
+        }
+
+        return ScoreReport(
+            referenceFile: reference.path,
+            hypothesisFile: corpus.path,
+            mode: options.mode,
+            normalization: options.normalizer.summary,
+            totals: Rates(
+                counts: totals, utterances: corpus.counts.count, utterancesWithErrors: withErrors,
+                referenceCharacters: referenceCharacters, characterErrors: characterErrors),
+            characterErrorRateComputed: options.characterErrorRate,
+            speakers: speakers,
+            confusions: Array(confusionPairs),
+            utterances: utterances,
+            worstUtterances: worst,
+            boosted: boostedRates,
+            terms: termNames.isEmpty
+                ? nil : TermAccuracyReport(terms: termTotals, overall: TermCounter<Int32>.total(termTotals)),
+            slots: slotTally?.report,
+            unscored: corpus.unscored,
+            warnings: corpus.warnings)
+    }
+
+    func compare(_ a: ScoredCorpus, _ b: ScoredCorpus, bootstrap: BootstrapOptions) -> SystemComparison {
+        // Pair the utterances scored in both systems, by reference index.
+        var scoredInB = [Int32](repeating: -1, count: reference.count)
+        for (scored, refIndex) in b.referenceIndex.enumerated() { scoredInB[Int(refIndex)] = Int32(scored) }
+        var operationsA: [[EditOperation]] = []
+        var operationsB: [[EditOperation]] = []
+        var errorsA: [Int] = []
+        var errorsB: [Int] = []
+        var words: [Int] = []
+        var boostedA: [Int] = []
+        var boostedB: [Int] = []
+        var boostedWords: [Int] = []
+        for (scoredA, refIndex) in a.referenceIndex.enumerated() {
+            let scoredB = Int(scoredInB[Int(refIndex)])
+            guard scoredB >= 0 else { continue }
+            operationsA.append(Array(a.operations(scoredA)))
+            operationsB.append(Array(b.operations(scoredB)))
+            errorsA.append(a.counts[scoredA].errors)
+            errorsB.append(b.counts[scoredB].errors)
+            words.append(a.counts[scoredA].referenceWords)
+            if hasBoosted {
+                boostedA.append(Int(a.boostedErrors[scoredA]))
+                boostedB.append(Int(b.boostedErrors[scoredB]))
+                boostedWords.append(Int(a.boostedReference[scoredA]))
+            }
+        }
+        return SystemComparison(
+            systemA: report(a),
+            systemB: report(b),
+            commonUtterances: errorsA.count,
+            matchedPairs: Significance.matchedPairs(operationsA, operationsB),
+            mcNemar: Significance.mcNemar(errorsA: errorsA.map { $0 > 0 }, errorsB: errorsB.map { $0 > 0 }),
+            deltaWER: Significance.pairedBootstrap(
+                metric: "WER", errorsA: errorsA, errorsB: errorsB, referenceWords: words, options: bootstrap),
+            deltaBoostedWER: hasBoosted
+                ? Significance.pairedBootstrap(
+                    metric: "B-WER", errorsA: boostedA, errorsB: boostedB, referenceWords: boostedWords,
+                    options: bootstrap) : nil)
+    }
+}
+
+/// The Unicode scalars of every interned word, flattened, so CER input is built by copying ranges.
+struct WordScalars: @unchecked Sendable {
+    // @unchecked: immutable after init; only read (from several alignment workers).
+    private var scalars: [UInt32] = []
+    private var starts: [Int32] = [0]
+
+    init(_ words: TokenTable) {
+        scalars.reserveCapacity(words.count * 6)
+        for id in 0..<words.count {
+            words.withBytes(Int32(id)) { bytes in
+                if bytes.allSatisfy({ $0 < 0x80 }) {
+                    for byte in bytes { scalars.append(UInt32(byte)) }
+                } else {
+                    for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars { scalars.append(scalar.value) }
+                }
+            }
+            starts.append(Int32(scalars.count))
+        }
+    }
+
+    /// The scalars of `tokens` joined by single spaces.
+    func join(_ tokens: UnsafeBufferPointer<Int32>, into output: inout [UInt32]) {
+        output.removeAll(keepingCapacity: true)
+        for (index, token) in tokens.enumerated() {
+            if index > 0 { output.append(0x20) }
+            output.append(contentsOf: scalars[Int(starts[Int(token)])..<Int(starts[Int(token) + 1])])
+        }
+    }
+}
+
+/// Hands the inputs of one alignment run to the `concurrentPerform` workers.
+///
+/// `@unchecked Sendable` is safe because, while the workers run, the evaluation (including its ``TokenTable``s), the
+/// corpus and the scalars are only read, and worker `k` writes only `results[k]`; the caller reads `results` after
+/// `concurrentPerform` has returned.
+private final class ParallelAlignment: @unchecked Sendable {
+    let evaluation: Evaluation
+    let corpus: ScoredCorpus
+    let scalars: WordScalars?
+    let results: UnsafeMutableBufferPointer<Evaluation.Chunk>
+
+    init(evaluation: Evaluation, corpus: ScoredCorpus, scalars: WordScalars?, workers: Int) {
+        self.evaluation = evaluation
+        self.corpus = corpus
+        self.scalars = scalars
+        results = .allocate(capacity: workers)
+        results.initialize(repeating: Evaluation.Chunk())
+    }
+
+    deinit {
+        results.deinitialize()
+        results.deallocate()
+    }
+}

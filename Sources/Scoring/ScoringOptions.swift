@@ -1,0 +1,78 @@
+/// What to do with a reference utterance that has no hypothesis.
+public enum MissingHypothesisPolicy: String, Sendable, Codable, Hashable, CaseIterable {
+    /// Leave it out of the rates and count it as unscored (with a warning).
+    case skip
+    /// Score it against an empty hypothesis: every reference word is a deletion.
+    case scoreAsEmpty
+}
+
+/// Everything that controls one scoring run.
+public struct ScoringOptions: Sendable, Codable, Hashable {
+    /// Alignment cost scheme.
+    public var mode: AlignmentMode
+    /// Applied to references, hypotheses, boosted words, terms and templates alike.
+    public var normalizer: Normalizer
+    /// Boosted vocabulary for B-WER/U-WER; phrases are split into their words. Empty: no B-WER.
+    public var boostedWords: [String]
+    /// Terms (possibly several words) for recall/precision/F1. Empty: no term report.
+    public var terms: [String]
+    /// Templates for per-class slot errors. `nil`: no slot report.
+    public var templates: SlotTemplates?
+    public var missingHypothesis: MissingHypothesisPolicy
+    /// Format of the reference file; inferred when `nil`.
+    public var referenceFormat: TranscriptFormat?
+    /// Format of the hypothesis file; inferred when `nil`.
+    public var hypothesisFormat: TranscriptFormat?
+    /// Put REF/HYP/Eval lines in every ``UtteranceScore``. Costs memory on large sets.
+    public var includeAlignedText: Bool
+    /// How many of the worst utterances the report shows aligned.
+    public var worstUtteranceCount: Int
+    /// How many confusion pairs the report keeps (most frequent first).
+    public var confusionPairLimit: Int
+    /// Compute the character error rate.
+    public var characterErrorRate: Bool
+
+    public init(
+        mode: AlignmentMode = .sclite,
+        normalizer: Normalizer = .standard,
+        boostedWords: [String] = [],
+        terms: [String] = [],
+        templates: SlotTemplates? = nil,
+        missingHypothesis: MissingHypothesisPolicy = .skip,
+        referenceFormat: TranscriptFormat? = nil,
+        hypothesisFormat: TranscriptFormat? = nil,
+        includeAlignedText: Bool = false,
+        worstUtteranceCount: Int = 10,
+        confusionPairLimit: Int = 50,
+        characterErrorRate: Bool = true
+    ) {
+        self.mode = mode
+        self.normalizer = normalizer
+        self.boostedWords = boostedWords
+        self.terms = terms
+        self.templates = templates
+        self.missingHypothesis = missingHypothesis
+        self.referenceFormat = referenceFormat
+        self.hypothesisFormat = hypothesisFormat
+        self.includeAlignedText = includeAlignedText
+        self.worstUtteranceCount = worstUtteranceCount
+        self.confusionPairLimit = confusionPairLimit
+        self.characterErrorRate = characterErrorRate
+    }
+}
+
+/// Utterances that could not be scored.
+public struct UnscoredUtterances: Sendable, Codable, Hashable {
+    /// Reference utterances without a hypothesis that were skipped.
+    public var onlyInReference: Int
+    /// Hypothesis utterances without a reference (never scored).
+    public var onlyInHypothesis: Int
+    /// Reference utterances without a hypothesis that were scored as empty (see ``MissingHypothesisPolicy``).
+    public var scoredAsEmpty: Int
+
+    public init(onlyInReference: Int = 0, onlyInHypothesis: Int = 0, scoredAsEmpty: Int = 0) {
+        self.onlyInReference = onlyInReference
+        self.onlyInHypothesis = onlyInHypothesis
+        self.scoredAsEmpty = scoredAsEmpty
+    }
+}

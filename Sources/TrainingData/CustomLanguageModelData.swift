@@ -1,0 +1,228 @@
+import Foundation
+
+/// Limits that keep training data within what the estimator and the device can use.
+public struct TrainingDataLimits: Sendable, Hashable, Codable {
+    /// The most samples (phrase counts plus template counts) the data may have in total.
+    public var sampleBudget: Int
+    /// The most phrases a single template may expand to.
+    public var maxTemplateExpansions: Int
+
+    /// Creates limits.
+    public init(sampleBudget: Int = 1_000_000, maxTemplateExpansions: Int = 1_000_000) {
+        self.sampleBudget = sampleBudget
+        self.maxTemplateExpansions = maxTemplateExpansions
+    }
+
+    /// One million samples and one million expansions per template.
+    public static let `default` = TrainingDataLimits()
+}
+
+/// Training data for a custom language model, built like Apple's `SFCustomLanguageModelData`.
+///
+/// ```swift
+/// let data = CustomLanguageModelData(locale: Locale(identifier: "en_US"), identifier: "com.example.chess",
+///                                    version: "1.0") {
+///     PhraseCount(phrase: "Play the Albin counter gambit", count: 10)
+///     PhraseCountsFromTemplates(classes: ["piece": ["pawn", "queen"], "rank": ["1", "2"]]) {
+///         TemplatePhraseCountGenerator.Template("<piece> to <rank>", count: 10_000)
+///     }
+///     CustomPronunciation(grapheme: "Winawer", phonemes: ["w I n aU @r"])
+/// }
+/// ```
+///
+/// Two values are equal when they export to the same file.
+public struct CustomLanguageModelData: Sendable, Equatable {
+    /// The locale the data is for; only en-US has a phone set and acoustic model.
+    public var locale: Locale
+    /// A reverse-DNS identifier for the model.
+    public var identifier: String
+    /// The data's version.
+    public var version: String
+    /// Whether the data is personal (contacts, call history); reports mask its text.
+    public var isPrivate: Bool
+    /// Phrases and counts, in insertion order.
+    public private(set) var phraseCounts: [PhraseCount] = []
+    /// Template groups, in insertion order.
+    public private(set) var templateGroups: [PhraseCountsFromTemplates] = []
+    /// Custom pronunciations, in insertion order.
+    public private(set) var pronunciations: [CustomPronunciation] = []
+
+    /// Creates data from a result builder.
+    /// - Parameters:
+    ///   - locale: The locale of the data.
+    ///   - identifier: A reverse-DNS identifier.
+    ///   - version: The data's version.
+    ///   - isPrivate: Whether the data is personal and must be masked in reports.
+    ///   - content: Phrase counts, template groups and custom pronunciations.
+    public init(
+        locale: Locale, identifier: String, version: String, isPrivate: Bool = false,
+        @DataInsertableBuilder content: () -> [any DataInsertable] = { [] }
+    ) {
+        self.locale = locale
+        self.identifier = identifier
+        self.version = version
+        self.isPrivate = isPrivate
+        for element in content() {
+            element.insert(into: &self)
+        }
+    }
+
+    /// Adds a phrase gathered at run time.
+    public mutating func insert(phraseCount: PhraseCount) {
+        phraseCounts.append(phraseCount)
+    }
+
+    /// Adds a phrase gathered at run time.
+    public mutating func insert(phrase: String, count: Int, fileID: String = #fileID, line: Int = #line) {
+        insert(phraseCount: PhraseCount(phrase: phrase, count: count, fileID: fileID, line: line))
+    }
+
+    /// Adds a group of templates over classes.
+    public mutating func insert(templates: PhraseCountsFromTemplates) {
+        templateGroups.append(templates)
+    }
+
+    /// Adds one template over its own classes, e.g. names gathered at run time.
+    /// - Parameters:
+    ///   - template: The template text, with classes referenced as `<name>`.
+    ///   - count: Total samples shared evenly by all expansions.
+    ///   - classes: Class name → values.
+    public mutating func insert(
+        template: String, count: Int, classes: [String: [String]], fileID: String = #fileID, line: Int = #line
+    ) {
+        let location = SourceLocation(file: fileID, line: line)
+        insert(
+            templates: PhraseCountsFromTemplates(
+                classes: classes,
+                templates: [TemplatePhraseCountGenerator.Template(template, count: count, location: location)],
+                location: location))
+    }
+
+    /// Adds a custom pronunciation.
+    public mutating func insert(term: CustomPronunciation) {
+        pronunciations.append(term)
+    }
+
+    /// Adds any builder element.
+    public mutating func insert(_ element: any DataInsertable) {
+        element.insert(into: &self)
+    }
+
+    /// The X-SAMPA symbols accepted in custom pronunciations for `locale` (empty if unsupported).
+    public static func supportedPhonemes(locale: Locale) -> [String] {
+        XSAMPA.supportedSymbols(locale: locale)
+    }
+
+    /// The locale as a BCP 47 tag, e.g. "en-US" for `Locale(identifier: "en_US")`.
+    public var localeIdentifier: String { LocaleName(locale).description }
+
+    /// The total number of samples: phrase counts plus template counts.
+    public var totalSamples: Int {
+        phraseCounts.reduce(0) { $0 &+ $1.count }
+            &+ templateGroups.reduce(0) { total, group in group.templates.reduce(total) { $0 &+ $1.count } }
+    }
+
+    public static func == (lhs: CustomLanguageModelData, rhs: CustomLanguageModelData) -> Bool {
+        lhs.exportedForm == rhs.exportedForm
+    }
+}
+
+// MARK: - Validation
+
+extension CustomLanguageModelData {
+    /// Every problem with the data, in the order of the data; empty when it is usable.
+    /// - Parameters:
+    ///   - limits: The sample budget and template expansion limit.
+    ///   - requestedLocale: The locale the data will be used with, if known.
+    /// - Returns: The problems, each with a location when one is known.
+    public func problems(limits: TrainingDataLimits = .default, requestedLocale: Locale? = nil)
+        -> [TrainingDataError]
+    {
+        var problems: [TrainingDataError] = []
+        let dataLocale = LocaleName(locale)
+        if let requestedLocale, LocaleName(requestedLocale) != dataLocale {
+            problems.append(
+                TrainingDataError(
+                    .localeMismatch(data: dataLocale.description, requested: LocaleName(requestedLocale).description)))
+        } else if !dataLocale.isUSEnglish {
+            problems.append(TrainingDataError(.unsupportedLocale(dataLocale.description)))
+        }
+        for phrase in phraseCounts {
+            if phrase.count <= 0 {
+                problems.append(
+                    TrainingDataError(
+                        .nonPositiveCount(what: "phrase \"\(phrase.phrase)\"", count: phrase.count), at: phrase.location
+                    ))
+            }
+            if WordTokenizer.tokenize(phrase.phrase).isEmpty {
+                problems.append(
+                    TrainingDataError(.emptyPhrase(what: "phrase", text: phrase.phrase), at: phrase.location))
+            }
+        }
+        for group in templateGroups {
+            for template in group.templates {
+                if template.count <= 0 {
+                    problems.append(
+                        TrainingDataError(
+                            .nonPositiveCount(what: "template \"\(template.body)\"", count: template.count),
+                            at: template.location ?? group.location))
+                }
+                do {
+                    _ = try CompiledTemplate(template, classes: group.classes, limits: limits)
+                } catch let error as TrainingDataError {
+                    problems.append(error)
+                } catch {
+                    problems.append(
+                        TrainingDataError(.malformedTemplate(template: template.body, problem: "\(error)")))
+                }
+            }
+        }
+        for pronunciation in pronunciations {
+            problems += pronunciation.problems()
+        }
+        let total = totalSamples
+        if total > limits.sampleBudget {
+            problems.append(TrainingDataError(.budgetExceeded(total: total, budget: limits.sampleBudget)))
+        }
+        return problems
+    }
+
+    /// Checks the data and throws its first problem.
+    /// - Throws: ``TrainingDataError`` describing the first problem found.
+    public func validate(limits: TrainingDataLimits = .default, requestedLocale: Locale? = nil) throws {
+        if let first = problems(limits: limits, requestedLocale: requestedLocale).first {
+            throw first
+        }
+    }
+}
+
+extension CustomPronunciation {
+    /// The word the language model and dictionary see for this grapheme (lowercased, tokenized).
+    public var word: String { WordTokenizer.tokenize(grapheme).joined(separator: " ") }
+
+    /// The CMU phones of each pronunciation, in order.
+    public var cmuPhones: [[String]] { phonemes.map { XSAMPA.parse($0).phones } }
+
+    func problems() -> [TrainingDataError] {
+        var problems: [TrainingDataError] = []
+        if WordTokenizer.tokenize(grapheme).isEmpty {
+            problems.append(TrainingDataError(.emptyPhrase(what: "grapheme", text: grapheme), at: location))
+        }
+        if phonemes.isEmpty {
+            problems.append(TrainingDataError(.emptyPronunciation(grapheme: grapheme), at: location))
+        }
+        for pronunciation in phonemes {
+            let parse = XSAMPA.parse(pronunciation)
+            if !parse.unsupported.isEmpty {
+                problems.append(
+                    TrainingDataError(
+                        .unsupportedPhonemes(
+                            grapheme: grapheme, pronunciation: pronunciation, symbols: parse.unsupported),
+                        at: location))
+            } else if parse.phones.isEmpty {
+                problems.append(TrainingDataError(.emptyPronunciation(grapheme: grapheme), at: location))
+            }
+        }
+        return problems
+    }
+}

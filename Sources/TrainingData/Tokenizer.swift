@@ -1,0 +1,47 @@
+/// Splits text into the lowercase words a language model sees.
+///
+/// The rules, applied the same way to phrases, templates, class values and graphemes:
+/// - letters are lowercased;
+/// - an apostrophe (`'` or `’`) between two letters or digits stays, as `'` ("don't", "o'brien");
+/// - a `.` or `,` between two digits stays, so numbers stay as written ("3.5", "1,000", "1" stays "1");
+/// - hyphens, other punctuation and whitespace separate words ("counter-gambit" → "counter", "gambit").
+///
+/// Numbers are not spelled out here: the dictionary layer has to spell digits ("1" → "one") or give
+/// them pronunciations, since the acoustic model's dictionary has no entry for "1".
+public enum WordTokenizer {
+    /// The words of `text`, lowercased, in order.
+    public static func tokenize(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        let characters = Array(text)
+        for (index, character) in characters.enumerated() {
+            if isWordCharacter(character) {
+                current.append(contentsOf: character.lowercased())
+                continue
+            }
+            let previous = index > 0 ? characters[index - 1] : nil
+            let next = index + 1 < characters.count ? characters[index + 1] : nil
+            if character == "'" || character == "’" {
+                if let previous, let next, isWordCharacter(previous), isWordCharacter(next), !current.isEmpty {
+                    current.append("'")
+                    continue
+                }
+            } else if character == "." || character == "," {
+                if let previous, let next, previous.isNumber, next.isNumber, !current.isEmpty {
+                    current.append(character)
+                    continue
+                }
+            }
+            if !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    static func isWordCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber
+    }
+}

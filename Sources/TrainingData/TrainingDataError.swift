@@ -1,0 +1,170 @@
+import Foundation
+
+/// Where a piece of training data came from: a YAML file and line, or a Swift call site.
+///
+/// Locations are carried for error messages only; they are not part of the exported data, so the
+/// same data written in YAML and in Swift exports to identical bytes.
+public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The file the data came from (a YAML path, a Swift `#fileID`), if known.
+    public var file: String?
+    /// The 1-based line in `file`, if known.
+    public var line: Int?
+
+    /// Creates a location.
+    public init(file: String? = nil, line: Int? = nil) {
+        self.file = file
+        self.line = line
+    }
+
+    public var description: String {
+        switch (file, line) {
+        case (let file?, let line?): return "\(file):\(line)"
+        case (let file?, nil): return file
+        case (nil, let line?): return "line \(line)"
+        case (nil, nil): return "<unknown location>"
+        }
+    }
+}
+
+/// A problem with custom language model training data, with where it is and what to do about it.
+public struct TrainingDataError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Hashable {
+        /// A template names a class (`<pice>`) that its `classes` do not define.
+        case unknownClass(name: String, template: String, known: [String])
+        /// A template has a `<` without a matching `>`, or an empty `<>`.
+        case malformedTemplate(template: String, problem: String)
+        /// A class used by a template has no values.
+        case emptyClass(name: String)
+        /// A phrase (or template, class value, grapheme) has no words once tokenized.
+        case emptyPhrase(what: String, text: String)
+        /// A count is zero or negative.
+        case nonPositiveCount(what: String, count: Int)
+        /// A pronunciation uses X-SAMPA symbols the locale does not support.
+        case unsupportedPhonemes(grapheme: String, pronunciation: String, symbols: [String])
+        /// A custom pronunciation has no pronunciation strings, or an empty one.
+        case emptyPronunciation(grapheme: String)
+        /// The data's locale is not the one it is being used for.
+        case localeMismatch(data: String, requested: String)
+        /// No phone set is known for the locale.
+        case unsupportedLocale(String)
+        /// The total number of samples is over the budget.
+        case budgetExceeded(total: Int, budget: Int)
+        /// A template would expand to more phrases than the limit.
+        case expansionTooLarge(template: String, expansions: Int?, limit: Int)
+        /// The YAML text could not be parsed.
+        case malformedYAML(problem: String)
+        /// A required key is missing.
+        case missingKey(key: String, context: String)
+        /// A key is not one this format knows.
+        case unknownKey(key: String, context: String, allowed: [String])
+        /// A value has the wrong type.
+        case wrongType(key: String, expected: String, found: String)
+        /// An exported file has a format version this build cannot read.
+        case unsupportedFormatVersion(found: Int, supported: Int)
+        /// An exported file could not be read.
+        case malformedExport(problem: String)
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// Where it went wrong, if known.
+    public var location: SourceLocation?
+
+    /// Creates an error.
+    public init(_ kind: Kind, at location: SourceLocation? = nil) {
+        self.kind = kind
+        self.location = location
+    }
+
+    public var description: String {
+        let prefix = location.map { "\($0): error: " } ?? "error: "
+        return prefix + message
+    }
+
+    /// The message without the location prefix.
+    public var message: String {
+        switch kind {
+        case .unknownClass(let name, let template, let known):
+            var text = "template \"\(template)\" uses unknown class <\(name)>"
+            if let suggestion = closestMatch(to: name, in: known) {
+                text += "; did you mean <\(suggestion)>?"
+            }
+            let list = known.isEmpty ? "none" : known.map { "<\($0)>" }.joined(separator: ", ")
+            return text + " Defined classes: \(list). Define the class under `classes` or fix the name."
+        case .malformedTemplate(let template, let problem):
+            return "template \"\(template)\" is malformed: \(problem). Write class references as <name>."
+        case .emptyClass(let name):
+            return "class <\(name)> has no values; give it at least one value or remove it from the templates."
+        case .emptyPhrase(let what, let text):
+            return "\(what) \"\(text)\" has no words once punctuation is removed; remove it or add words."
+        case .nonPositiveCount(let what, let count):
+            return "\(what) has count \(count); counts must be positive whole numbers (1 or more)."
+        case .unsupportedPhonemes(let grapheme, let pronunciation, let symbols):
+            let list = symbols.map { "\"\($0)\"" }.joined(separator: ", ")
+            return "pronunciation \"\(pronunciation)\" of \"\(grapheme)\" uses unsupported X-SAMPA symbol"
+                + (symbols.count == 1 ? " " : "s ") + list
+                + ". Use the symbols from CustomLanguageModelData.supportedPhonemes(locale:),"
+                + " separated by spaces (e.g. \"w I n aU @r\")."
+        case .emptyPronunciation(let grapheme):
+            return "custom pronunciation of \"\(grapheme)\" has no phonemes; give at least one X-SAMPA string."
+        case .localeMismatch(let data, let requested):
+            return "the training data is for locale \(data) but the recognizer uses \(requested);"
+                + " build the data for \(requested) or recognize with \(data)."
+        case .unsupportedLocale(let locale):
+            return "locale \(locale) is not supported; only en-US has an acoustic model and phone set."
+        case .budgetExceeded(let total, let budget):
+            return "the data has \(total) samples, \(total - budget) over the budget of \(budget);"
+                + " lower phrase or template counts, or raise the budget."
+        case .expansionTooLarge(let template, let expansions, let limit):
+            let size = expansions.map { "\($0)" } ?? "more than \(Int.max)"
+            return "template \"\(template)\" expands to \(size) phrases, over the limit of \(limit);"
+                + " split it into smaller templates or use smaller classes."
+        case .malformedYAML(let problem):
+            return "malformed YAML: \(problem)"
+        case .missingKey(let key, let context):
+            return "missing required key `\(key)` in \(context)."
+        case .unknownKey(let key, let context, let allowed):
+            var text = "unknown key `\(key)` in \(context)"
+            if let suggestion = closestMatch(to: key, in: allowed) {
+                text += "; did you mean `\(suggestion)`?"
+            }
+            return text + " Allowed keys: " + allowed.map { "`\($0)`" }.joined(separator: ", ") + "."
+        case .wrongType(let key, let expected, let found):
+            return "`\(key)` must be \(expected), found \(found)."
+        case .unsupportedFormatVersion(let found, let supported):
+            return "export file has formatVersion \(found); this build reads version \(supported)."
+                + " Re-export the data with this version of Gambit."
+        case .malformedExport(let problem):
+            return "cannot read the exported training data: \(problem)"
+        }
+    }
+}
+
+/// The candidate nearest to `word` by edit distance, if it is close enough to be a plausible typo.
+func closestMatch(to word: String, in candidates: [String]) -> String? {
+    var best: (String, Int)?
+    for candidate in candidates.sorted() {
+        let distance = editDistance(Array(word.lowercased()), Array(candidate.lowercased()))
+        if distance <= max(1, candidate.count / 3), best == nil || distance < best!.1 {
+            best = (candidate, distance)
+        }
+    }
+    return best?.0
+}
+
+private func editDistance(_ lhs: [Character], _ rhs: [Character]) -> Int {
+    if lhs.isEmpty { return rhs.count }
+    if rhs.isEmpty { return lhs.count }
+    var previous = Array(0...rhs.count)
+    var current = [Int](repeating: 0, count: rhs.count + 1)
+    for i in 1...lhs.count {
+        current[0] = i
+        for j in 1...rhs.count {
+            let cost = lhs[i - 1] == rhs[j - 1] ? 0 : 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        }
+        swap(&previous, &current)
+    }
+    return previous[rhs.count]
+}

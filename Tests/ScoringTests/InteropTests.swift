@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+
+@testable import Scoring
+
+@Suite("Transcript files and malformed input")
+struct InteropTests {
+    func write(_ text: String, _ name: String, in directory: URL) throws -> URL {
+        let url = directory.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    func scoringError(_ body: () throws -> Void) -> ScoringError? {
+        do {
+            try body()
+            return nil
+        } catch let error as ScoringError {
+            return error
+        } catch {
+            return nil
+        }
+    }
+
+    @Test func readsTRN() throws {
+        let file = try TranscriptIO.parse(
+            "the cat (spk1_u1)\n\n;; comment\n  (spk2_u2)\nx y z\t(u3)  \r\n", format: .trn)
+        #expect(
+            file.utterances == [
+                Utterance(id: "spk1_u1", text: "the cat", speaker: "spk1"),
+                Utterance(id: "spk2_u2", text: "", speaker: "spk2"),
+                Utterance(id: "u3", text: "x y z", speaker: nil),
+            ])
+    }
+
+    @Test func missingIDNamesFileAndLine() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ref = try write("a b (u1)\nno id here\n", "ref.trn", in: directory)
+        let hyp = try write("a b (u1)\n", "hyp.trn", in: directory)
+        let error = scoringError { _ = try Scorer.score(reference: ref, hypothesis: hyp) }
+        #expect(error == .missingUtteranceID(path: ref.path, line: 2, text: "no id here"))
+        #expect(error?.description.contains("ref.trn:2: missing utterance id") == true)
+    }
+
+    @Test func duplicateIDNamesBothLines() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ref = try write("a b (u1)\nc (u2)\nd (u1)\n", "ref.trn", in: directory)
+        let hyp = try write("a b (u1)\n", "hyp.trn", in: directory)
+        let error = scoringError { _ = try Scorer.score(reference: ref, hypothesis: hyp) }
+        #expect(error == .duplicateUtteranceID(path: ref.path, id: "u1", firstLine: 1, line: 3))
+        #expect(error?.description.contains("duplicate utterance id 'u1' (first on line 1)") == true)
+    }
+
+    @Test func invalidUTF8NamesLineAndID() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ref = try write("a b (u1)\n", "ref.trn", in: directory)
+        let hyp = directory.appendingPathComponent("hyp.trn")
+        try Data("a b (u1)\nca".utf8 + [0xE9] + Data(" (u2)\n".utf8)).write(to: hyp)
+        let error = scoringError { _ = try Scorer.score(reference: ref, hypothesis: hyp) }
+        #expect(error == .invalidUTF8(path: hyp.path, line: 2, id: "u2"))
+    }
+
+    @Test func idsOnlyOnOneSideAreWarnedAndCounted() throws {
+        let reference = [
+            Utterance(id: "u1", text: "a b"), Utterance(id: "u2", text: "c d"), Utterance(id: "u3", text: "e"),
+        ]
+        let hypothesis = [Utterance(id: "u1", text: "a b"), Utterance(id: "u9", text: "x")]
+        let report = try Scorer.score(reference: reference, hypothesis: hypothesis)
+        #expect(report.unscored == UnscoredUtterances(onlyInReference: 2, onlyInHypothesis: 1))
+        #expect(report.totals.utterances == 1)
+        let onlyRef = try #require(report.warnings.first { $0.kind == .onlyInReference })
+        #expect(onlyRef.ids == ["u2", "u3"])
+        #expect(onlyRef.description.contains("u2, u3"))
+        let onlyHyp = try #require(report.warnings.first { $0.kind == .onlyInHypothesis })
+        #expect(onlyHyp.ids == ["u9"])
+
+        var options = ScoringOptions()
+        options.missingHypothesis = .scoreAsEmpty
+        let strict = try Scorer.score(reference: reference, hypothesis: hypothesis, options: options)
+        #expect(strict.unscored == UnscoredUtterances(onlyInReference: 0, onlyInHypothesis: 1, scoredAsEmpty: 2))
+        #expect(strict.totals.counts.deletions == 3)
+    }
+
+    @Test func noCommonIDs() {
+        let error = scoringError {
+            _ = try Scorer.score(
+                reference: [Utterance(id: "a", text: "x")], hypothesis: [Utterance(id: "b", text: "x")])
+        }
+        guard case .noCommonUtterances(_, _, let referenceSample, let hypothesisSample) = error else {
+            Issue.record("expected noCommonUtterances, got \(String(describing: error))")
+            return
+        }
+        #expect(referenceSample == ["a"])
+        #expect(hypothesisSample == ["b"])
+    }
+
+    @Test func readsJSONLines() throws {
+        let text = """
+            {"id": "u1", "text": "caf\\u00e9 \\"ok\\"", "speaker": "s1", "extra": {"nested": [1, 2]}}
+            {"id": 42, "text": "", "duration": 1.5}
+
+            """
+        let file = try TranscriptIO.parse(text, format: .jsonl)
+        #expect(
+            file.utterances == [
+                Utterance(id: "u1", text: "café \"ok\"", speaker: "s1"), Utterance(id: "42", text: "", speaker: nil),
+            ])
+    }
+
+    @Test func malformedJSONLines() {
+        #expect(
+            scoringError { _ = try TranscriptIO.parse("{\"text\": \"a\"}\n", format: .jsonl) }
+                == .missingUtteranceID(path: "<memory>", line: 1, text: "{\"text\": \"a\"}"))
+        guard
+            case .malformedLine(_, 2, let reason) = scoringError({
+                _ = try TranscriptIO.parse("{\"id\": \"a\", \"text\": \"\"}\n{\"id\": \"b\"}\n", format: .jsonl)
+            })
+        else {
+            Issue.record("expected malformedLine on line 2")
+            return
+        }
+        #expect(reason.contains("'b' has no \"text\""))
+    }
+
+    @Test func ctmAndSTMRoundTrip() throws {
+        let words = [
+            TimedWord(file: "f1", start: 1.0, duration: 0.2, word: "cat", confidence: 0.9),
+            TimedWord(file: "f1", start: 0.5, duration: 0.2, word: "the"),
+            TimedWord(file: "f2", start: 0.1, duration: 0.3, word: "hello"),
+        ]
+        let ctm = try TranscriptIO.parse(TranscriptIO.ctm(words), format: .ctm)
+        #expect(ctm.utterances == [Utterance(id: "f1", text: "the cat"), Utterance(id: "f2", text: "hello")])
+
+        let segments = [
+            Segment(file: "f1", speaker: "alice", begin: 0, end: 1, text: "the cat"),
+            Segment(file: "f2", speaker: "bob", begin: 0, end: 2, text: "hello"),
+        ]
+        let stm = try TranscriptIO.parse(TranscriptIO.stm(segments) + ";; comment\n", format: .stm)
+        #expect(
+            stm.utterances == [
+                Utterance(id: "f1", text: "the cat", speaker: "alice"),
+                Utterance(id: "f2", text: "hello", speaker: "bob"),
+            ])
+        #expect(scoringError { _ = try TranscriptIO.parse("f1 1 x y\n", format: .ctm) } != nil)
+    }
+
+    @Test func trnRoundTripAndFormatInference() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let utterances = [
+            Utterance(id: "s_1", text: "a b", speaker: "s"), Utterance(id: "s_2", text: "", speaker: "s"),
+        ]
+        let url = try write(TranscriptIO.trn(utterances), "hyp.txt", in: directory)
+        #expect(try TranscriptIO.read(url).utterances == utterances)
+        let unknown = try write("plain words\n", "x.dat", in: directory)
+        #expect(scoringError { _ = try TranscriptIO.read(unknown) } == .unknownFormat(path: unknown.path))
+        let missing = directory.appendingPathComponent("missing.trn")
+        #expect(
+            scoringError { _ = try TranscriptIO.read(missing) }
+                == .unreadableFile(path: missing.path, reason: "no such file"))
+    }
+
+    @Test func hundredThousandUtterancesLoadQuickly() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var text = ""
+        for index in 0..<100_000 {
+            text += "the quick brown fox jumps over the lazy dog number \(index % 97) (u\(index))\n"
+        }
+        let url = try write(text, "big.trn", in: directory)
+        let start = Date()
+        let loader = CorpusLoader(normalizer: .standard)
+        let transcript = try loader.load(url, format: nil)
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(transcript.count == 100_000)
+        // Generous bound for debug builds on a shared machine; release builds take a few tens of milliseconds.
+        #expect(elapsed < 3, "took \(elapsed) s")
+    }
+}

@@ -44,17 +44,31 @@ let package = Package(
         .target(name: "TrainingData", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "NGram"),
         .target(
+            name: "LanguageModel",
+            dependencies: [
+                "TrainingData", "NGram", "CPocketSphinx", "CFliteG2P",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
             name: "Recognition",
             dependencies: ["Audio", "CPocketSphinx", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         .target(name: "Scoring"),
+        .target(
+            name: "Runner",
+            dependencies: [
+                "Audio", "TrainingData", "LanguageModel", "Recognition", "Scoring",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
 
         // Front ends.
         .executableTarget(
             name: "GambitCLI",
             dependencies: [
-                "Audio", "Recognition",
+                "Audio", "Recognition", "TrainingData", "LanguageModel", "Scoring", "Runner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,6 +82,10 @@ let package = Package(
         .testTarget(name: "TrainingDataTests", dependencies: ["TrainingData"]),
         .testTarget(name: "NGramTests", dependencies: ["NGram"]),
         .testTarget(name: "ScoringTests", dependencies: ["Scoring"]),
+        .testTarget(
+            name: "LanguageModelTests",
+            dependencies: ["LanguageModel", "Runner", "Recognition", "NGram", "TrainingData", "GambitTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

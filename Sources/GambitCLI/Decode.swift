@@ -2,6 +2,7 @@ import ArgumentParser
 import Audio
 import Foundation
 import Recognition
+import Runner
 
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,6 +21,15 @@ struct Decode: ParsableCommand {
     @Option(help: "Alternatives to list beside the best transcription.")
     var alternatives = 3
 
+    @Option(help: "Training data to customize recognition with (prepared and cached on first use).")
+    var training: String?
+
+    @Option(help: "Weight of the custom language model in the interpolation, 0…1.")
+    var weight = 0.5
+
+    @Flag(help: "Do not force on-device recognition (a customized model is then ignored, as on Apple's platforms).")
+    var allowServer = false
+
     @Flag(help: "Print JSON (one object per file) instead of text.")
     var json = false
 
@@ -31,8 +41,13 @@ struct Decode: ParsableCommand {
             }
             rawFormat = parsed
         }
+        guard (0...1).contains(weight) else { throw ValidationError("--weight must be within 0…1") }
         let recognizer = try SpeechRecognizer(locale: locale)
-        let options = RecognitionOptions(requiresOnDeviceRecognition: true, maximumAlternatives: alternatives)
+        var options = RecognitionOptions(requiresOnDeviceRecognition: !allowServer, maximumAlternatives: alternatives)
+        if let training {
+            let (artifact, _) = try Toolchain(model: recognizer.model).prepare(URL(fileURLWithPath: training))
+            options.customizedLanguageModel = Toolchain.configuration(artifact, weight: weight)
+        }
         var failures = 0
         for path in audio {
             let request = URLRecognitionRequest(url: URL(fileURLWithPath: path), rawFormat: rawFormat, options: options)

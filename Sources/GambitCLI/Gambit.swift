@@ -5,6 +5,6 @@ struct Gambit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gambit",
         abstract: "Did our custom phrases make speech recognition better, by how much, at what cost?",
-        subcommands: [Decode.self]
+        subcommands: [Decode.self, Lint.self, Prepare.self, Score.self]
     )
 }

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import LanguageModel
+import Runner
+import TrainingData
+
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check training data and print its accounting: counts, budget, new words and their pronunciations."
+    )
+
+    @Argument(help: "Training data: YAML, or a file exported by Gambit.")
+    var training: String
+
+    @Option(help: "Training-data budget in samples.")
+    var budget = TrainingDataLimits.default.sampleBudget
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        let url = URL(fileURLWithPath: training)
+        let data = try Toolchain.loadTrainingData(url)
+        let limits = TrainingDataLimits(sampleBudget: budget)
+        var report = data.lint(limits: limits, requestedLocale: Locale(identifier: "en-US"))
+        let toolchain = Toolchain()
+        let dictionary = try toolchain.compiler.dictionary()
+        var supplied: [String: [[String]]] = [:]
+        for pronunciation in data.pronunciations {
+            supplied[pronunciation.word, default: []] += pronunciation.cmuPhones.filter { !$0.isEmpty }
+        }
+        let vocabulary = Vocabulary.build(
+            words: report.vocabulary, pronunciations: supplied, dictionary: dictionary, spellingAlternates: true)
+        report.oov = vocabulary.outOfVocabulary
+        if json {
+            print(try Output.json(report))
+        } else {
+            print(Self.text(report, alternates: vocabulary.alternatesForKnownWords))
+        }
+        if !report.problems.isEmpty { throw ExitCode(1) }
+    }
+
+    static func text(_ report: LintReport, alternates: [String]) -> String {
+        var lines: [String] = []
+        lines.append("\(report.identifier) \(report.version) (\(report.locale))\(report.isPrivate ? ", private" : "")")
+        lines.append(
+            String(
+                format: "budget: %d of %d samples (%.1f%%)", report.budget.used, report.budget.budget,
+                report.budget.share * 100))
+        if !report.phrases.isEmpty {
+            lines.append("phrases:")
+            for phrase in report.phrases {
+                lines.append(
+                    String(format: "  %8d  %5.2f%%  ", phrase.effectiveCount, phrase.shareOfBudget * 100)
+                        + phrase.phrase)
+            }
+        }
+        for template in report.templates {
+            lines.append(
+                String(
+                    format: "template \"%@\": %d samples over %d expansions = %.3f each (%.2f%% of budget)",
+                    template.template, template.count, template.expansions, template.countPerExpansion,
+                    template.shareOfBudget * 100))
+            for sample in template.sampleExpansions.prefix(5) {
+                lines.append(String(format: "  %10.3f  ", sample.count) + sample.text)
+            }
+            if template.expansions > 5 { lines.append("  … \(template.expansions - 5) more") }
+        }
+        lines.append("vocabulary: \(report.vocabularySize) words")
+        if report.oov.isEmpty {
+            lines.append("new words: none (every word is in the base dictionary)")
+        } else {
+            lines.append("new words (not in the base dictionary):")
+            for word in report.oov {
+                let phones = word.pronunciations.map { $0.joined(separator: " ") }.joined(separator: " | ")
+                lines.append("  \(word.word): \(word.resolution.rawValue) [\(word.source ?? "")] \(phones)")
+            }
+        }
+        if !alternates.isEmpty {
+            lines.append(
+                "supplied pronunciations kept as alternates for known words: \(alternates.joined(separator: ", "))")
+        }
+        for problem in report.pronunciationProblems {
+            lines.append(
+                "pronunciation problem: \(problem.grapheme) \"\(problem.pronunciation)\": unsupported "
+                    + problem.unsupportedSymbols.joined(separator: " "))
+        }
+        for problem in report.problems { lines.append("error: \(problem)") }
+        return lines.joined(separator: "\n")
+    }
+}

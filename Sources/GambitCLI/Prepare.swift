@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import LanguageModel
+import NGram
+import Runner
+import TrainingData
+
+struct Prepare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract:
+            "Compile training data into a custom language model and vocabulary (Apple's prepareCustomLanguageModel)."
+    )
+
+    @Argument(help: "Training data: YAML, or a file exported by Gambit.")
+    var training: String
+
+    @Option(help: "Artifact folder (default: the cache).")
+    var output: String?
+
+    @Option(help: "N-gram order.")
+    var order = 3
+
+    @Option(help: "Training-data budget in samples.")
+    var budget = TrainingDataLimits.default.sampleBudget
+
+    @Flag(inversion: .prefixedNo, help: "Add a spelling-based pronunciation beside each supplied one.")
+    var spellingAlternates = true
+
+    @Flag(help: "Rebuild even when a matching artifact is cached.")
+    var ignoreCache = false
+
+    @Option(help: "Held-out text (one sentence a line) to report the custom model's perplexity on.")
+    var eval: String?
+
+    @Option(help: "Also write the training data's export file (the file prepare consumes on Apple's platforms).")
+    var export: String?
+
+    @Flag(help: "Print the manifest as JSON.")
+    var json = false
+
+    func run() throws {
+        let url = URL(fileURLWithPath: training)
+        let toolchain = Toolchain()
+        let options = PrepareOptions(
+            order: order, spellingAlternates: spellingAlternates, limits: TrainingDataLimits(sampleBudget: budget))
+        if let export {
+            try Toolchain.loadTrainingData(url).export(to: URL(fileURLWithPath: export), limits: options.limits)
+        }
+        let (artifact, cached) = try toolchain.prepare(
+            url, output: output.map { URL(fileURLWithPath: $0) }, options: options, ignoreCache: ignoreCache)
+        let manifest = artifact.manifest
+        if json {
+            print(try Output.json(manifest))
+        } else {
+            print(
+                "prepared \(manifest.identifier) \(manifest.version) → \(artifact.folder.path)\(cached ? " (cached)" : "")"
+            )
+            print(
+                "  language model: \(artifact.languageModel.lastPathComponent) (+ \(PreparedModel.arpaName)), "
+                    + "\(manifest.order)-gram, n-grams \(manifest.ngramCounts.map(String.init).joined(separator: "/"))")
+            print(
+                "  vocabulary: \(artifact.vocabulary.lastPathComponent), \(manifest.vocabulary.entries.count) entries, "
+                    + "\(manifest.vocabulary.outOfVocabulary.count) new words")
+            print("  samples: \(manifest.samples) of \(manifest.sampleBudget), \(manifest.sentences) sentences")
+            let t = manifest.timings
+            print(
+                "  timings: validate \(Output.seconds(t.validate)), count \(Output.seconds(t.count)), estimate "
+                    + "\(Output.seconds(t.estimate)), ARPA \(Output.seconds(t.writeARPA)), binary "
+                    + "\(Output.seconds(t.compileBinary)), vocabulary \(Output.seconds(t.vocabulary)); total "
+                    + Output.seconds(t.total))
+            print("  fingerprint: \(manifest.fingerprint.prefix(16))…")
+        }
+        if let eval {
+            let text = try String(contentsOf: URL(fileURLWithPath: eval), encoding: .utf8)
+            let sentences = text.split(separator: "\n").map { WordTokenizer.tokenize(String($0)) }.filter {
+                !$0.isEmpty
+            }
+            let model = try BackoffModel(arpaFile: artifact.arpa)
+            let result = model.perplexity(of: sentences)
+            print(
+                String(
+                    format: "perplexity on %@: %.2f over %d sentences, %d words, %d out-of-vocabulary", eval,
+                    result.perplexity, result.sentences, result.words, result.oovs))
+        }
+    }
+}

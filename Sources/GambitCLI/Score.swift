@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Scoring
+
+struct Score: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Score hypotheses against references (trn, ctm, stm or JSONL) from any recognizer."
+    )
+
+    @Option(help: "Reference transcripts.")
+    var ref: String
+
+    @Option(help: "Hypothesis transcripts.")
+    var hyp: String
+
+    @Option(help: "Alignment: sclite (costs 0/3/3/4, matches NIST sclite) or minimal (unit-cost edit distance).")
+    var mode: String = "sclite"
+
+    @Option(help: "Normalization: standard, english (Whisper-style) or verbatim.")
+    var normalize: String = "standard"
+
+    @Option(help: "Boosted words for B-WER/U-WER, comma separated.")
+    var boosted: String?
+
+    @Option(help: "Terms (may have several words) for recall/precision/F1, comma separated.")
+    var terms: String?
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        guard let alignment = AlignmentMode(rawValue: mode) else {
+            throw ValidationError("--mode must be sclite or minimal")
+        }
+        let normalizer: Normalizer
+        switch normalize {
+        case "standard": normalizer = .standard
+        case "english": normalizer = .standardEnglish
+        case "verbatim": normalizer = .verbatim
+        default: throw ValidationError("--normalize must be standard, english or verbatim")
+        }
+        let list = { (text: String?) in
+            text?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+        }
+        let report = try Scorer.score(
+            reference: URL(fileURLWithPath: ref), hypothesis: URL(fileURLWithPath: hyp),
+            options: ScoringOptions(
+                mode: alignment, normalizer: normalizer, boostedWords: list(boosted), terms: list(terms)))
+        if json {
+            print(String(decoding: try report.jsonData(), as: UTF8.self))
+        } else {
+            print(report.text)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// Why a custom language model could not be prepared or loaded.
+public enum LanguageModelError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A file could not be read.
+    case unreadable(path: String, reason: String)
+    /// An artifact could not be written.
+    case writeFailed(path: String, reason: String)
+    /// The training data is invalid (the message carries file and line).
+    case invalidTrainingData(String)
+    /// A prepared artifact is incomplete, corrupt or was prepared for something else.
+    case artifactInvalid(path: String, reason: String)
+    /// sphinxbase rejected the estimated model.
+    case engineRejected(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "\(path): \(reason)"
+        case .writeFailed(let path, let reason): "\(path): could not write: \(reason)"
+        case .invalidTrainingData(let message): message
+        case .artifactInvalid(let path, let reason):
+            "\(path): prepared model is not usable: \(reason); run prepare again"
+        case .engineRejected(let path, let reason): "\(path): PocketSphinx rejected the language model: \(reason)"
+        }
+    }
+}

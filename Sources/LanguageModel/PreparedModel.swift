@@ -1,0 +1,120 @@
+import Crypto
+import Foundation
+import TrainingData
+
+/// The two artifacts `prepare` writes (a language model and a vocabulary), as Apple's
+/// `prepareCustomLanguageModel` does, plus a manifest that says what they were made from.
+///
+/// Folder layout: `manifest.json`, `custom.arpa` (text), `custom.lm.bin` (what PocketSphinx loads
+/// fastest), `vocabulary.dict`.
+public struct PreparedModel: Codable, Sendable, Hashable {
+    /// Bumped whenever the compiler's output for the same input changes, to invalidate caches.
+    public static let compilerVersion = 1
+
+    /// How long each step of `prepare` took, in seconds.
+    public struct Timings: Codable, Sendable, Hashable {
+        public var validate = 0.0
+        public var count = 0.0
+        public var estimate = 0.0
+        public var writeARPA = 0.0
+        public var compileBinary = 0.0
+        public var vocabulary = 0.0
+        public var total: Double { validate + count + estimate + writeARPA + compileBinary + vocabulary }
+    }
+
+    public var compilerVersion: Int
+    public var identifier: String
+    public var version: String
+    public var locale: String
+    public var isPrivate: Bool
+    /// SHA-256 of the exported training data, the options and the acoustic model: names the work.
+    public var inputFingerprint: String
+    /// SHA-256 of the written artifacts (binary LM and vocabulary): checked at load.
+    public var fingerprint: String
+    /// The acoustic model the vocabulary's phones were chosen for.
+    public var acousticModelFingerprint: String
+    public var order: Int
+    public var ngramCounts: [Int]
+    public var samples: Int
+    public var sampleBudget: Int
+    public var sentences: Int
+    public var vocabulary: Vocabulary
+    public var timings: Timings
+    /// The words and multi-word terms the training data boosts (for B-WER and term F1).
+    public var boostedWords: [String]
+    public var boostedTerms: [String]
+    /// Template patterns and their classes, for per-slot error rates.
+    public var templates: [TemplateSlots]
+
+    /// File names inside the artifact folder.
+    public static let manifestName = "manifest.json"
+    public static let arpaName = "custom.arpa"
+    public static let binaryName = "custom.lm.bin"
+    public static let vocabularyName = "vocabulary.dict"
+}
+
+/// A template's tokens and the values of each class it uses.
+public struct TemplateSlots: Codable, Sendable, Hashable {
+    public var tokens: [String]
+    public var classes: [String: [String]]
+
+    public init(tokens: [String], classes: [String: [String]]) {
+        self.tokens = tokens
+        self.classes = classes
+    }
+}
+
+/// A prepared model found on disk and checked.
+public struct PreparedArtifact: Sendable, Hashable {
+    public var folder: URL
+    public var manifest: PreparedModel
+
+    public var languageModel: URL { folder.appendingPathComponent(PreparedModel.binaryName) }
+    public var arpa: URL { folder.appendingPathComponent(PreparedModel.arpaName) }
+    public var vocabulary: URL { folder.appendingPathComponent(PreparedModel.vocabularyName) }
+
+    /// Opens a prepared folder, refusing anything incomplete, corrupt or from another compiler.
+    ///
+    /// - Throws: ``LanguageModelError/artifactInvalid(path:reason:)`` naming what is wrong.
+    public init(folder: URL) throws(LanguageModelError) {
+        let manifestURL = folder.appendingPathComponent(PreparedModel.manifestName)
+        guard let data = try? Data(contentsOf: manifestURL) else {
+            throw .artifactInvalid(path: manifestURL.path, reason: "manifest.json is missing")
+        }
+        let manifest: PreparedModel
+        do {
+            manifest = try JSONDecoder().decode(PreparedModel.self, from: data)
+        } catch {
+            throw .artifactInvalid(path: manifestURL.path, reason: "manifest.json is malformed (\(error))")
+        }
+        guard manifest.compilerVersion == PreparedModel.compilerVersion else {
+            throw .artifactInvalid(
+                path: folder.path,
+                reason: "made by compiler version \(manifest.compilerVersion), this is \(PreparedModel.compilerVersion)"
+            )
+        }
+        self.folder = folder
+        self.manifest = manifest
+        let actual = try Self.fingerprint(languageModel: languageModel, vocabulary: vocabulary)
+        guard actual == manifest.fingerprint else {
+            throw .artifactInvalid(
+                path: folder.path, reason: "its files do not match the manifest's fingerprint (truncated or edited?)")
+        }
+    }
+
+    static func fingerprint(languageModel: URL, vocabulary: URL) throws(LanguageModelError) -> String {
+        var hasher = SHA256()
+        for url in [languageModel, vocabulary] {
+            guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else {
+                throw .artifactInvalid(path: url.path, reason: "file is missing")
+            }
+            hasher.update(data: Data("\(url.lastPathComponent):\(data.count)\n".utf8))
+            hasher.update(data: data)
+        }
+        return hex(hasher.finalize())
+    }
+}
+
+func hex<Digest: Sequence>(_ digest: Digest) -> String where Digest.Element == UInt8 {
+    digest.map { String(format: "%02x", $0) }.joined()
+}

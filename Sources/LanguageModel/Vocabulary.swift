@@ -1,0 +1,96 @@
+import TrainingData
+
+/// Where a pronunciation in the prepared vocabulary came from.
+public enum PronunciationSource: String, Codable, Sendable, Hashable {
+    /// The base dictionary already had it.
+    case dictionary
+    /// The training data supplied it in X-SAMPA.
+    case supplied
+    /// Spelled by flite's lexicon or letter-to-sound rules.
+    case spelling
+    /// Spelled out from digits.
+    case number
+}
+
+/// One dictionary line of the prepared vocabulary.
+public struct VocabularyEntry: Codable, Sendable, Hashable {
+    /// The word as the language model spells it.
+    public var word: String
+    /// CMU phones, uppercase, no stress.
+    public var phones: [String]
+    public var source: PronunciationSource
+}
+
+/// The words a prepared model adds to the recognizer, and what became of every word it needed.
+public struct Vocabulary: Codable, Sendable, Hashable {
+    /// New dictionary entries (new words, and new pronunciations of known words), in a stable order.
+    public var entries: [VocabularyEntry]
+    /// Every language-model word the base dictionary lacked, and how it was resolved.
+    public var outOfVocabulary: [OOVWord]
+    /// Supplied pronunciations of words the base dictionary already had, kept as alternates.
+    public var alternatesForKnownWords: [String]
+
+    /// Builds the vocabulary for a set of language-model words.
+    ///
+    /// - Parameters:
+    ///   - words: The words the custom language model contains.
+    ///   - pronunciations: Supplied pronunciations, by word.
+    ///   - dictionary: The recognizer's base dictionary.
+    ///   - spellingAlternates: Also add a spelling-based pronunciation beside each supplied one.
+    public static func build(
+        words: [String], pronunciations: [String: [[String]]], dictionary: PronunciationDictionary,
+        spellingAlternates: Bool
+    ) -> Vocabulary {
+        var entries: [VocabularyEntry] = []
+        var oov: [OOVWord] = []
+        var alternates: [String] = []
+        let all = Set(words).union(pronunciations.keys).sorted()
+        for word in all where !word.hasPrefix("<") {
+            let known = dictionary.pronunciations(of: word)
+            var have = Set(known)
+            var added: [VocabularyEntry] = []
+            func add(_ phones: [String], _ source: PronunciationSource) {
+                guard !phones.isEmpty, !have.contains(phones) else { return }
+                have.insert(phones)
+                added.append(VocabularyEntry(word: word, phones: phones, source: source))
+            }
+            for phones in pronunciations[word] ?? [] { add(phones, .supplied) }
+            if !(pronunciations[word] ?? []).isEmpty, !known.isEmpty, !added.isEmpty { alternates.append(word) }
+            if known.isEmpty {
+                if let spoken = NumberSpeller.words(word) {
+                    let phones = spoken.flatMap { dictionary.pronunciations(of: $0).first ?? [] }
+                    add(phones, .number)
+                } else if added.isEmpty || spellingAlternates, let phones = GraphemeToPhoneme.pronounce(word) {
+                    add(phones, .spelling)
+                }
+                let resolution: OOVWord.Resolution =
+                    added.contains { $0.source == .supplied }
+                    ? .customPronunciation : (added.isEmpty ? .unresolved : .generated)
+                oov.append(
+                    OOVWord(
+                        word: word, resolution: resolution, pronunciations: added.map(\.phones),
+                        source: Set(added.map(\.source.rawValue)).sorted().joined(separator: "+")))
+            } else if spellingAlternates, !(pronunciations[word] ?? []).isEmpty,
+                let phones = GraphemeToPhoneme.pronounce(word)
+            {
+                add(phones, .spelling)
+            }
+            entries += added
+        }
+        return Vocabulary(entries: entries, outOfVocabulary: oov, alternatesForKnownWords: alternates)
+    }
+
+    /// The dictionary file's text. Alternates are numbered after the base dictionary's own, as
+    /// PocketSphinx expects (`word(2)`, `word(3)`, …).
+    public func dictionaryText(base dictionary: PronunciationDictionary) -> String {
+        var seen: [String: Int] = [:]
+        var lines: [String] = []
+        for entry in entries {
+            let index = seen[entry.word, default: dictionary.pronunciations(of: entry.word).count] + 1
+            seen[entry.word] = index
+            let name = index == 1 ? entry.word : "\(entry.word)(\(index))"
+            lines.append("\(name) \(entry.phones.joined(separator: " "))")
+        }
+        return lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
+    }
+}

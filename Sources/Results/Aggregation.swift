@@ -1,0 +1,268 @@
+public import Scoring
+
+/// Computes every aggregate of ``RunResults`` from the per-utterance records, through Scoring.
+///
+/// The runner and ``RunResults/merge(_:)`` both use these functions, so a merged run equals the run it was
+/// split from. Words in ``UtteranceRecord/alignment`` are normalized words; boosted words, terms and templates are
+/// normalized here with the run's normalizer before they are matched against them.
+public enum Aggregation {
+    /// Builds the record of one decoded utterance: normalizes, aligns and counts.
+    /// - Parameters:
+    ///   - id: Utterance id.
+    ///   - index: Position in the corpus manifest.
+    ///   - audioPath: Audio file path.
+    ///   - speaker: Speaker, when known.
+    ///   - reference: Reference transcript as written.
+    ///   - hypothesis: Final hypothesis (empty when decoding failed).
+    ///   - boostedWords: The system's boosted words (see ``boostedWords(for:in:)``).
+    ///   - settings: Normalizer and alignment mode.
+    /// - Returns: A record with alignment, counts, character errors and boosted-word counts; timing fields are zero
+    ///   for the caller to fill.
+    public static func record(
+        id: String, index: Int, audioPath: String, speaker: String? = nil, reference: String, hypothesis: String,
+        boostedWords: [String] = [], settings: RunSettings
+    ) -> UtteranceRecord {
+        let ref = settings.normalizer.normalize(reference)
+        let hyp = settings.normalizer.normalize(hypothesis)
+        let alignment = Aligner.align(reference: ref, hypothesis: hyp, mode: settings.alignmentMode)
+        let refText = ref.joined(separator: " ")
+        let hypText = hyp.joined(separator: " ")
+        var record = UtteranceRecord(
+            id: id, index: index, audioPath: audioPath, speaker: speaker, reference: reference, hypothesis: hypothesis,
+            alignment: alignment.pairs, counts: alignment.counts, referenceCharacters: refText.unicodeScalars.count,
+            characterErrors: Aligner.characterDistance(reference: refText, hypothesis: hypText))
+        let boosted = normalizedWords(boostedWords, settings.normalizer)
+        if !boosted.isEmpty {
+            let rates = CustomizationMetrics.boostedWordErrorRates(alignments: [alignment], boostedWords: boosted)
+            record.boostedErrors = rates.boostedErrors
+            record.boostedReferenceWords = rates.boostedReferenceWords
+        }
+        return record
+    }
+
+    /// The boosted words a system is scored on: its variant's for a customized system, the union of every
+    /// variant's (in variant order) for baseline and oracle.
+    public static func boostedWords(for system: SystemResults, in results: RunResults) -> [String] {
+        scope(system, results).boostedWords
+    }
+
+    /// The terms a system is scored on, chosen as ``boostedWords(for:in:)`` chooses.
+    public static func terms(for system: SystemResults, in results: RunResults) -> [String] {
+        scope(system, results).scoredTerms
+    }
+
+    /// The templates a system is scored on, chosen as ``boostedWords(for:in:)`` chooses (classes merged).
+    public static func templates(for system: SystemResults, in results: RunResults) -> SlotTemplates? {
+        scope(system, results).templates
+    }
+
+    /// Aggregate accuracy of a set of records.
+    /// - Parameters:
+    ///   - records: The system's utterances (failed ones included).
+    ///   - boostedWords: Words for B-WER/U-WER; empty for none.
+    ///   - terms: Terms for recall/precision/F1; empty for none.
+    ///   - templates: Templates for slot errors.
+    ///   - normalizer: The run's normalizer, applied to the words, terms and templates.
+    public static func metrics(
+        of records: [UtteranceRecord], boostedWords: [String] = [], terms: [String] = [],
+        templates: SlotTemplates? = nil, normalizer: Normalizer
+    ) -> SystemMetrics {
+        let alignments = records.map { Alignment(pairs: $0.alignment) }
+        var counts = ErrorCounts()
+        for alignment in alignments { counts += alignment.counts }
+        let rates = Rates(
+            counts: counts, utterances: records.count,
+            utterancesWithErrors: alignments.filter { $0.counts.errors > 0 }.count,
+            referenceCharacters: records.reduce(0) { $0 + $1.referenceCharacters },
+            characterErrors: records.reduce(0) { $0 + $1.characterErrors })
+        let boosted = normalizedWords(boostedWords, normalizer)
+        let normalizedTerms = terms.map(normalizer.normalize).filter { !$0.isEmpty }
+        return SystemMetrics(
+            rates: rates,
+            boosted: boosted.isEmpty
+                ? nil : CustomizationMetrics.boostedWordErrorRates(alignments: alignments, boostedWords: boosted),
+            terms: normalizedTerms.isEmpty
+                ? nil
+                : CustomizationMetrics.termAccuracy(
+                    references: alignments.map { $0.pairs.compactMap(\.reference) },
+                    hypotheses: alignments.map { $0.pairs.compactMap(\.hypothesis) }, terms: normalizedTerms),
+            slots: templates.map {
+                CustomizationMetrics.slotErrors(alignments: alignments, templates: $0, normalizer: normalizer)
+            })
+    }
+
+    /// Timing of a system: the real-time factors and latency percentiles come from the records; the rest is given.
+    public static func timing(
+        of records: [UtteranceRecord], modelLoadSeconds: Double, decodeWallSeconds: Double,
+        peakResidentMegabytes: Double
+    ) -> SystemTiming {
+        let decode = records.reduce(0) { $0 + $1.decodeSeconds }
+        let audio = records.reduce(0) { $0 + $1.audioSeconds }
+        let rtf = audio > 0 ? decode / audio : 0
+        return SystemTiming(
+            modelLoadSeconds: modelLoadSeconds, decodeWallSeconds: decodeWallSeconds, realTimeFactor: rtf,
+            inverseRealTimeFactor: rtf > 0 ? 1 / rtf : 0, peakResidentMegabytes: peakResidentMegabytes,
+            finalLatency: Percentiles(records.compactMap { $0.latency?.finalLatencySeconds }),
+            firstPartial: Percentiles(records.compactMap { $0.latency?.firstPartialSeconds }))
+    }
+
+    /// Compares a customized system with the baseline (and oracle) of its corpus.
+    ///
+    /// Utterances are paired by id in the baseline's order; B-WER, U-WER and term F1 of every system are computed
+    /// over the variant's boosted words and terms.
+    public static func comparison(
+        variant: VariantInfo, baseline: SystemResults, customized: SystemResults, oracle: SystemResults?,
+        settings: RunSettings
+    ) -> Comparison {
+        let normalizer = settings.normalizer
+        let boosted = normalizedWords(variant.boostedWords, normalizer)
+        let terms = variant.scoredTerms
+        func summary(_ system: SystemResults) -> MetricSummary {
+            let metrics = metrics(
+                of: system.utterances, boostedWords: variant.boostedWords, terms: terms,
+                normalizer: normalizer)
+            return MetricSummary(
+                wordErrorRate: metrics.rates.wordErrorRate, sentenceErrorRate: metrics.rates.sentenceErrorRate,
+                boostedWordErrorRate: metrics.boosted?.boostedWordErrorRate,
+                unboostedWordErrorRate: metrics.boosted?.unboostedWordErrorRate, termF1: metrics.terms?.overall.f1)
+        }
+        var customizedByID: [String: UtteranceRecord] = [:]
+        for record in customized.utterances { customizedByID[record.id] = record }
+        var operationsA: [[EditOperation]] = []
+        var operationsB: [[EditOperation]] = []
+        var errorsA: [Int] = []
+        var errorsB: [Int] = []
+        var words: [Int] = []
+        var boostedA: [Int] = []
+        var boostedB: [Int] = []
+        var boostedWords: [Int] = []
+        var unboostedA: [Int] = []
+        var unboostedB: [Int] = []
+        var unboostedWords: [Int] = []
+        for a in baseline.utterances {
+            guard let b = customizedByID[a.id] else { continue }
+            let alignmentA = Alignment(pairs: a.alignment)
+            let alignmentB = Alignment(pairs: b.alignment)
+            operationsA.append(alignmentA.pairs.map(\.operation))
+            operationsB.append(alignmentB.pairs.map(\.operation))
+            errorsA.append(alignmentA.counts.errors)
+            errorsB.append(alignmentB.counts.errors)
+            words.append(alignmentA.counts.referenceWords)
+            if !boosted.isEmpty {
+                let ra = CustomizationMetrics.boostedWordErrorRates(alignments: [alignmentA], boostedWords: boosted)
+                let rb = CustomizationMetrics.boostedWordErrorRates(alignments: [alignmentB], boostedWords: boosted)
+                boostedA.append(ra.boostedErrors)
+                boostedB.append(rb.boostedErrors)
+                boostedWords.append(ra.boostedReferenceWords)
+                unboostedA.append(ra.unboostedErrors)
+                unboostedB.append(rb.unboostedErrors)
+                unboostedWords.append(ra.unboostedReferenceWords)
+            }
+        }
+        let options = settings.bootstrap
+        let deltaWER = Significance.pairedBootstrap(
+            metric: "WER", errorsA: errorsA, errorsB: errorsB, referenceWords: words, options: options)
+        let matchedPairs = Significance.matchedPairs(
+            operationsA, operationsB, minimumGoodWords: settings.minimumGoodWords)
+        let base = summary(baseline)
+        let custom = summary(customized)
+        let oracleSummary = oracle.map(summary)
+        var captured: Double? = nil
+        if let oracleSummary, base.wordErrorRate - oracleSummary.wordErrorRate > 0 {
+            captured =
+                (base.wordErrorRate - custom.wordErrorRate) / (base.wordErrorRate - oracleSummary.wordErrorRate)
+        }
+        return Comparison(
+            corpus: customized.corpus, variant: variant.name, baseline: base, customized: custom,
+            oracle: oracleSummary, pairedUtterances: errorsA.count, deltaWER: deltaWER,
+            deltaBoostedWER: boosted.isEmpty
+                ? nil
+                : Significance.pairedBootstrap(
+                    metric: "B-WER", errorsA: boostedA, errorsB: boostedB, referenceWords: boostedWords,
+                    options: options),
+            deltaUnboostedWER: boosted.isEmpty
+                ? nil
+                : Significance.pairedBootstrap(
+                    metric: "U-WER", errorsA: unboostedA, errorsB: unboostedB, referenceWords: unboostedWords,
+                    options: options),
+            matchedPairs: matchedPairs,
+            mcNemar: Significance.mcNemar(errorsA: errorsA.map { $0 > 0 }, errorsB: errorsB.map { $0 > 0 }),
+            oracleGainCaptured: captured,
+            significant: deltaWER.significant || matchedPairs.significant)
+    }
+
+    /// The normalized words of phrases, deduplicated.
+    static func normalizedWords(_ phrases: [String], _ normalizer: Normalizer) -> Set<String> {
+        Set(phrases.flatMap(normalizer.normalize))
+    }
+
+    /// The variant a system is scored against: its own, or the union of all variants for baseline and oracle.
+    static func scope(_ system: SystemResults, _ results: RunResults) -> VariantInfo {
+        if let name = system.variant, let variant = results.variant(named: name) { return variant }
+        var union = VariantInfo(name: "*", trainingDataFile: "")
+        var seenWords = Set<String>()
+        var seenTerms = Set<String>()
+        var templates: [[String]] = []
+        var classes: [String: [String]] = [:]
+        for variant in results.variants {
+            union.boostedWords += variant.boostedWords.filter { seenWords.insert($0).inserted }
+            union.multiWordTerms += variant.multiWordTerms.filter { seenTerms.insert($0).inserted }
+            if let t = variant.templates {
+                templates += t.templates.filter { !templates.contains($0) }
+                for (name, values) in t.classes {
+                    classes[name, default: []] += values.filter { !(classes[name]?.contains($0) ?? false) }
+                }
+            }
+        }
+        if !templates.isEmpty || !classes.isEmpty {
+            union.templates = SlotTemplates(templates: templates, classes: classes)
+        }
+        return union
+    }
+}
+
+extension RunResults {
+    /// The same results with every aggregate recomputed from the per-utterance records: system metrics, failure
+    /// counts, real-time factors, latency percentiles and all comparisons. Utterances are put in corpus order.
+    ///
+    /// Checks and the sweep are kept as they are.
+    public func recomputingAggregates() -> RunResults {
+        var copy = self
+        let normalizer = run.settings.normalizer
+        for index in copy.systems.indices {
+            var system = copy.systems[index]
+            system.utterances.sort { ($0.index, $0.id) < ($1.index, $1.id) }
+            let scope = Aggregation.scope(system, self)
+            let boosted = Aggregation.normalizedWords(scope.boostedWords, normalizer)
+            for u in system.utterances.indices {
+                if boosted.isEmpty {
+                    system.utterances[u].boostedErrors = nil
+                    system.utterances[u].boostedReferenceWords = nil
+                } else {
+                    let rates = CustomizationMetrics.boostedWordErrorRates(
+                        alignments: [Alignment(pairs: system.utterances[u].alignment)], boostedWords: boosted)
+                    system.utterances[u].boostedErrors = rates.boostedErrors
+                    system.utterances[u].boostedReferenceWords = rates.boostedReferenceWords
+                }
+            }
+            system.metrics = Aggregation.metrics(
+                of: system.utterances, boostedWords: scope.boostedWords, terms: scope.scoredTerms,
+                templates: scope.templates, normalizer: normalizer)
+            system.timing = Aggregation.timing(
+                of: system.utterances, modelLoadSeconds: system.timing.modelLoadSeconds,
+                decodeWallSeconds: system.timing.decodeWallSeconds,
+                peakResidentMegabytes: system.timing.peakResidentMegabytes)
+            system.failures = FailureCounts(system.utterances)
+            copy.systems[index] = system
+        }
+        copy.comparisons = copy.systems.compactMap { system in
+            guard system.mode == .customized, let name = system.variant, let variant = copy.variant(named: name),
+                let baseline = copy.system(corpus: system.corpus, mode: .baseline)
+            else { return nil }
+            return Aggregation.comparison(
+                variant: variant, baseline: baseline, customized: system,
+                oracle: copy.system(corpus: system.corpus, mode: .oracle), settings: run.settings)
+        }
+        return copy
+    }
+}

@@ -1,0 +1,134 @@
+public import Scoring
+
+/// One variant against the baseline on one corpus: the deltas, their intervals and the significance tests.
+///
+/// Δ is customized − baseline, so negative is better. The B-WER and U-WER of both systems are computed over this
+/// variant's boosted words.
+public struct Comparison: Codable, Sendable, Equatable {
+    public var corpus: String
+    public var variant: String
+    public var baseline: MetricSummary
+    public var customized: MetricSummary
+    /// The oracle system of this corpus, when one was decoded.
+    public var oracle: MetricSummary?
+    /// Utterances paired in the tests (every utterance of the corpus, failures included).
+    public var pairedUtterances: Int
+    /// Paired bootstrap 95% interval of ΔWER.
+    public var deltaWER: BootstrapInterval
+    /// Paired bootstrap 95% interval of ΔB-WER, when the variant has boosted words.
+    public var deltaBoostedWER: BootstrapInterval?
+    /// Paired bootstrap 95% interval of ΔU-WER, when the variant has boosted words.
+    public var deltaUnboostedWER: BootstrapInterval?
+    /// MAPSSWE (system A = baseline, B = customized).
+    public var matchedPairs: MatchedPairsResult
+    /// McNemar on sentence errors (A = baseline, B = customized).
+    public var mcNemar: McNemarResult
+    /// (baseline − customized) / (baseline − oracle) WER: the share of the achievable gain captured; `nil` without an
+    /// oracle or when the oracle is no better than the baseline.
+    public var oracleGainCaptured: Double?
+    /// The WER change is significant: the ΔWER interval excludes 0 or MAPSSWE has p < 0.05.
+    public var significant: Bool
+
+    public init(
+        corpus: String, variant: String, baseline: MetricSummary, customized: MetricSummary,
+        oracle: MetricSummary? = nil, pairedUtterances: Int, deltaWER: BootstrapInterval,
+        deltaBoostedWER: BootstrapInterval? = nil, deltaUnboostedWER: BootstrapInterval? = nil,
+        matchedPairs: MatchedPairsResult, mcNemar: McNemarResult, oracleGainCaptured: Double? = nil,
+        significant: Bool
+    ) {
+        self.corpus = corpus
+        self.variant = variant
+        self.baseline = baseline
+        self.customized = customized
+        self.oracle = oracle
+        self.pairedUtterances = pairedUtterances
+        self.deltaWER = deltaWER
+        self.deltaBoostedWER = deltaBoostedWER
+        self.deltaUnboostedWER = deltaUnboostedWER
+        self.matchedPairs = matchedPairs
+        self.mcNemar = mcNemar
+        self.oracleGainCaptured = oracleGainCaptured
+        self.significant = significant
+    }
+}
+
+/// The headline numbers of one system, as compared.
+public struct MetricSummary: Codable, Sendable, Equatable {
+    public var wordErrorRate: Double
+    public var sentenceErrorRate: Double
+    /// Over the compared variant's boosted words.
+    public var boostedWordErrorRate: Double?
+    public var unboostedWordErrorRate: Double?
+    /// F1 over all of the variant's terms together.
+    public var termF1: Double?
+
+    public init(
+        wordErrorRate: Double, sentenceErrorRate: Double, boostedWordErrorRate: Double? = nil,
+        unboostedWordErrorRate: Double? = nil, termF1: Double? = nil
+    ) {
+        self.wordErrorRate = wordErrorRate
+        self.sentenceErrorRate = sentenceErrorRate
+        self.boostedWordErrorRate = boostedWordErrorRate
+        self.unboostedWordErrorRate = unboostedWordErrorRate
+        self.termF1 = termF1
+    }
+}
+
+/// What a check is about. Open-ended: the known kinds are constants, and any other string decodes too.
+public struct CheckKind: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+    public var description: String { rawValue }
+
+    /// Recognition ran on-device: the network was denied and nothing reached it.
+    public static let onDevice = CheckKind(rawValue: "onDevice")
+    /// A canary utterance only the custom model can get right was recognized (customization was really applied).
+    public static let canary = CheckKind(rawValue: "canary")
+    /// WER on an anti-context corpus did not rise beyond its limit.
+    public static let antiContext = CheckKind(rawValue: "antiContext")
+    /// WER of a system within its limit.
+    public static let werGate = CheckKind(rawValue: "werGate")
+    /// B-WER improved by at least the required amount.
+    public static let boostedGain = CheckKind(rawValue: "boostedGain")
+    /// A latency percentile or real-time factor within its limit.
+    public static let latency = CheckKind(rawValue: "latency")
+    /// No utterance failed or crashed.
+    public static let failures = CheckKind(rawValue: "failures")
+}
+
+/// One named pass/fail check.
+public struct Check: Codable, Sendable, Equatable {
+    /// Unique within a run, e.g. `chess/chess-full WER gate`.
+    public var name: String
+    public var kind: CheckKind
+    public var passed: Bool
+    /// The measured value, in the unit of ``threshold``.
+    public var measured: Double?
+    public var threshold: Double?
+    /// Unit of ``measured`` and ``threshold``: `fraction` (rates), `seconds`, `count`, or empty.
+    public var unit: String
+    public var corpus: String?
+    public var variant: String?
+    /// What was checked and what was found, with the numbers.
+    public var message: String
+
+    public init(
+        name: String, kind: CheckKind, passed: Bool, measured: Double? = nil, threshold: Double? = nil,
+        unit: String = "", corpus: String? = nil, variant: String? = nil, message: String
+    ) {
+        self.name = name
+        self.kind = kind
+        self.passed = passed
+        self.measured = measured
+        self.threshold = threshold
+        self.unit = unit
+        self.corpus = corpus
+        self.variant = variant
+        self.message = message
+    }
+}

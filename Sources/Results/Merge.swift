@@ -1,0 +1,138 @@
+extension RunResults {
+    /// Combines the shards of one run of one suite into the results a single, unsharded run would have produced.
+    ///
+    /// Utterance records are pooled (per system, in corpus order) and every aggregate is recomputed from them with
+    /// ``Aggregation`` (see ``recomputingAggregates()``), so accuracy numbers, intervals and tests are exact.
+    /// What records cannot give is combined as follows: model-load and decode wall seconds are summed, peak memory
+    /// is the maximum, corpus utterance counts and audio seconds are summed, `createdAt` is the earliest, variant
+    /// preparation timings are the first shard's. Checks with the same name are combined conservatively (passed
+    /// only if passed in every shard; the failing shard's numbers are kept); the runner should re-evaluate checks on
+    /// the merged results where it can.
+    /// - Parameter shards: Results of the shards, in any order.
+    /// - Returns: The merged results, with no ``RunInfo/shard``.
+    /// - Throws: ``ResultsError`` when there is nothing to merge, when the shards come from different suites
+    ///   (content hash), versions, engines, settings or variants, when two shards have the same index, or when an
+    ///   utterance appears in two shards.
+    public static func merge(_ shards: [RunResults]) throws -> RunResults {
+        guard !shards.isEmpty else { throw ResultsError.nothingToMerge }
+        let ordered = shards.sorted { ($0.run.shard?.index ?? -1) < ($1.run.shard?.index ?? -1) }
+        let first = ordered[0]
+        func same<T: Equatable>(_ what: String, _ value: (RunResults) -> T, show: (T) -> String) throws {
+            for shard in ordered.dropFirst() where value(shard) != value(first) {
+                throw ResultsError.mergeMismatch(
+                    what: what, detail: "\(show(value(first))) vs \(show(value(shard)))")
+            }
+        }
+        try same("suite content hash", { $0.run.suite.contentHash }, show: { $0 })
+        try same("gambit version", { $0.run.gambitVersion }, show: { $0 })
+        try same(
+            "engine", { $0.run.engine }, show: { "\($0.name) \($0.version), model \($0.acousticModelFingerprint)" })
+        try same(
+            "settings", { $0.run.settings }, show: { "\($0.workers) workers, \($0.alignmentMode), \($0.normalization)" }
+        )
+        try same("variants", { $0.variants.map(\.withoutTimings) }, show: { $0.map(\.name).joined(separator: ", ") })
+        var seenIndices = Set<Int>()
+        for shard in ordered {
+            guard let s = shard.run.shard else { continue }
+            if s.count != first.run.shard?.count {
+                throw ResultsError.mergeMismatch(
+                    what: "shard count", detail: "\(first.run.shard?.count ?? 1) vs \(s.count)")
+            }
+            if !seenIndices.insert(s.index).inserted {
+                throw ResultsError.mergeMismatch(what: "shard index", detail: "shard \(s.index) given twice")
+            }
+        }
+        let sweeps = ordered.compactMap(\.sweep)
+        if let sweep = sweeps.first, sweeps.contains(where: { $0 != sweep }) {
+            throw ResultsError.mergeMismatch(what: "sweep", detail: "shards carry different sweeps")
+        }
+
+        var merged = first
+        merged.run.shard = nil
+        merged.run.createdAt = ordered.map(\.run.createdAt).min() ?? first.run.createdAt
+        merged.networkDenial = mergeDenial(ordered.map(\.networkDenial))
+        merged.sweep = sweeps.first
+
+        // Corpora, in order of first appearance.
+        merged.corpora = []
+        for corpus in ordered.flatMap(\.corpora) {
+            if let index = merged.corpora.firstIndex(where: { $0.name == corpus.name }) {
+                let existing = merged.corpora[index]
+                guard existing.role == corpus.role, existing.split == corpus.split else {
+                    throw ResultsError.mergeMismatch(
+                        what: "corpus \(corpus.name)",
+                        detail: "\(existing.role.rawValue)/\(existing.split) vs \(corpus.role.rawValue)/\(corpus.split)"
+                    )
+                }
+                merged.corpora[index].utteranceCount += corpus.utteranceCount
+                merged.corpora[index].audioSeconds += corpus.audioSeconds
+            } else {
+                merged.corpora.append(corpus)
+            }
+        }
+
+        // Systems: pool records, refusing overlaps.
+        var systems: [SystemResults] = []
+        var seen: [String: Set<String>] = [:]
+        for system in ordered.flatMap(\.systems) {
+            for record in system.utterances where !seen[system.key, default: []].insert(record.id).inserted {
+                throw ResultsError.overlappingShards(system: system.key, utterance: record.id)
+            }
+            if let index = systems.firstIndex(where: { $0.key == system.key }) {
+                systems[index].utterances += system.utterances
+                systems[index].timing.modelLoadSeconds += system.timing.modelLoadSeconds
+                systems[index].timing.decodeWallSeconds += system.timing.decodeWallSeconds
+                systems[index].timing.peakResidentMegabytes = max(
+                    systems[index].timing.peakResidentMegabytes, system.timing.peakResidentMegabytes)
+            } else {
+                systems.append(system)
+            }
+        }
+        let corpusOrder = merged.corpora.map(\.name)
+        let variantOrder = merged.variants.map(\.name)
+        func rank(_ s: SystemResults) -> (Int, Int, Int) {
+            let mode = SystemMode.allCases.firstIndex(of: s.mode) ?? 0
+            return (
+                corpusOrder.firstIndex(of: s.corpus) ?? Int.max, mode,
+                s.variant.flatMap { variantOrder.firstIndex(of: $0) } ?? -1
+            )
+        }
+        merged.systems = systems.enumerated().sorted { a, b in
+            let (ra, rb) = (rank(a.element), rank(b.element))
+            return ra != rb ? ra < rb : a.offset < b.offset
+        }.map(\.element)
+
+        // Checks: same name → passed only if passed everywhere.
+        merged.checks = []
+        for check in ordered.flatMap(\.checks) {
+            if let index = merged.checks.firstIndex(where: { $0.name == check.name }) {
+                if merged.checks[index].passed && !check.passed { merged.checks[index] = check }
+            } else {
+                merged.checks.append(check)
+            }
+        }
+        return merged.recomputingAggregates()
+    }
+
+    private static func mergeDenial(_ all: [NetworkDenialEvidence]) -> NetworkDenialEvidence {
+        guard let first = all.first, all.contains(where: { $0 != first }) else { return all.first ?? .none }
+        var methods: [String] = []
+        var details: [String] = []
+        for evidence in all {
+            if !methods.contains(evidence.method) { methods.append(evidence.method) }
+            if !details.contains(evidence.detail) { details.append(evidence.detail) }
+        }
+        return NetworkDenialEvidence(
+            method: methods.joined(separator: " + "), verified: all.allSatisfy(\.verified),
+            detail: details.joined(separator: "; "))
+    }
+}
+
+extension VariantInfo {
+    /// The variant without its preparation timings, which legitimately differ between shards.
+    var withoutTimings: VariantInfo {
+        var copy = self
+        copy.prepareSeconds = PrepareTimings()
+        return copy
+    }
+}

@@ -1,0 +1,123 @@
+public import Scoring
+
+/// Where a run came from: enough to reproduce it.
+public struct RunInfo: Codable, Sendable, Equatable {
+    /// The `gambit` version that produced the results, e.g. `0.3.0`.
+    public var gambitVersion: String
+    /// When the run started, ISO-8601 (e.g. `2025-05-01T12:00:00Z`), set by the runner.
+    public var createdAt: String
+    public var suite: SuiteInfo
+    /// Which slice of the suite this run covered; `nil` for a whole (or merged) run.
+    public var shard: Shard?
+    public var settings: RunSettings
+    public var engine: EngineInfo
+
+    public init(
+        gambitVersion: String, createdAt: String, suite: SuiteInfo, shard: Shard? = nil, settings: RunSettings,
+        engine: EngineInfo
+    ) {
+        self.gambitVersion = gambitVersion
+        self.createdAt = createdAt
+        self.suite = suite
+        self.shard = shard
+        self.settings = settings
+        self.engine = engine
+    }
+}
+
+/// The suite file a run executed.
+public struct SuiteInfo: Codable, Sendable, Equatable {
+    public var name: String
+    /// The suite file's path as given on the command line.
+    public var path: String
+    /// Content hash of the suite and everything it names (e.g. `sha256:…`); shards merge only when it is equal.
+    public var contentHash: String
+
+    public init(name: String, path: String, contentHash: String) {
+        self.name = name
+        self.path = path
+        self.contentHash = contentHash
+    }
+}
+
+/// One slice of a suite run on its own (`--shard index/count`).
+public struct Shard: Codable, Sendable, Equatable {
+    /// Zero-based shard index, less than ``count``.
+    public var index: Int
+    public var count: Int
+
+    public init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+}
+
+/// Settings that change the numbers.
+public struct RunSettings: Codable, Sendable, Equatable {
+    /// Decoding workers (parallel decoders).
+    public var workers: Int
+    /// The normalizer applied to references, hypotheses and terms; ``Aggregation`` uses it to recompute aggregates.
+    public var normalizer: Normalizer
+    /// ``Scoring/Normalizer/summary`` of ``normalizer``, for display.
+    public var normalization: String
+    public var alignmentMode: AlignmentMode
+    /// Resamples and seed of the paired bootstrap intervals.
+    public var bootstrap: BootstrapOptions
+    /// Correct words that bound a MAPSSWE segment (`sc_stats` uses 2).
+    public var minimumGoodWords: Int
+
+    public init(
+        workers: Int, normalizer: Normalizer = .standard, alignmentMode: AlignmentMode = .sclite,
+        bootstrap: BootstrapOptions = .init(), minimumGoodWords: Int = 2
+    ) {
+        self.workers = workers
+        self.normalizer = normalizer
+        self.normalization = normalizer.summary
+        self.alignmentMode = alignmentMode
+        self.bootstrap = bootstrap
+        self.minimumGoodWords = minimumGoodWords
+    }
+}
+
+/// The recognizer and its acoustic model.
+public struct EngineInfo: Codable, Sendable, Equatable {
+    /// e.g. `PocketSphinx`.
+    public var name: String
+    /// e.g. `5.0.3`.
+    public var version: String
+    public var acousticModelPath: String
+    /// Content hash of the acoustic model directory.
+    public var acousticModelFingerprint: String
+    /// Decoder arguments beyond the defaults, in order, e.g. `["-beam", "1e-60", "-lw", "6.5"]`.
+    public var decoderArguments: [String]
+
+    public init(
+        name: String, version: String, acousticModelPath: String, acousticModelFingerprint: String,
+        decoderArguments: [String] = []
+    ) {
+        self.name = name
+        self.version = version
+        self.acousticModelPath = acousticModelPath
+        self.acousticModelFingerprint = acousticModelFingerprint
+        self.decoderArguments = decoderArguments
+    }
+}
+
+/// Evidence that recognition ran without network access, as on a device.
+public struct NetworkDenialEvidence: Codable, Sendable, Equatable {
+    /// How the network was denied, e.g. `network namespace (unshare -n)`, `seccomp`, or `none`.
+    public var method: String
+    /// A connect attempt from inside the sandbox failed with `ENETUNREACH`.
+    public var verified: Bool
+    /// What was tried and what happened, in words.
+    public var detail: String
+
+    public init(method: String, verified: Bool, detail: String) {
+        self.method = method
+        self.verified = verified
+        self.detail = detail
+    }
+
+    /// No denial was attempted.
+    public static let none = NetworkDenialEvidence(method: "none", verified: false, detail: "network not denied")
+}

@@ -1,0 +1,107 @@
+/// A tuning sweep over preparation parameters, scored on a development split.
+public struct SweepResults: Codable, Sendable, Equatable {
+    /// The variant (training data) swept.
+    public var variant: String
+    /// The domain corpus scored.
+    public var corpus: String
+    /// The anti-context corpus scored, if any.
+    public var antiContextCorpus: String?
+    /// The split the points were scored on, e.g. `dev`.
+    public var split: String
+    public var points: [SweepPoint]
+    public var recommendation: SweepRecommendation?
+
+    public init(
+        variant: String, corpus: String, antiContextCorpus: String? = nil, split: String = "dev",
+        points: [SweepPoint], recommendation: SweepRecommendation? = nil
+    ) {
+        self.variant = variant
+        self.corpus = corpus
+        self.antiContextCorpus = antiContextCorpus
+        self.split = split
+        self.points = points
+        self.recommendation = recommendation
+    }
+}
+
+/// Preparation parameters of one sweep point.
+public struct SweepParameters: Codable, Sendable, Equatable, Hashable {
+    /// Interpolation weight of the custom model.
+    public var weight: Double
+    /// Sample budget, `nil` for unlimited.
+    public var budget: Int?
+    /// Count scaling per training-data group (group name → factor).
+    public var countScaling: [String: Double]
+
+    public init(weight: Double, budget: Int? = nil, countScaling: [String: Double] = [:]) {
+        self.weight = weight
+        self.budget = budget
+        self.countScaling = countScaling
+    }
+}
+
+/// One point of a sweep.
+public struct SweepPoint: Codable, Sendable, Equatable {
+    public var parameters: SweepParameters
+    public var samplesUsed: Int
+    /// WER on the domain corpus (from lattice rescoring unless ``decodedWER`` is set).
+    public var wordErrorRate: Double
+    public var boostedWordErrorRate: Double
+    public var unboostedWordErrorRate: Double
+    /// WER on the anti-context corpus.
+    public var antiContextWordErrorRate: Double?
+    public var prepareSeconds: Double
+    /// WER estimated by rescoring baseline lattices.
+    public var rescoredWER: Double?
+    /// WER of a full decode, for points confirmed by decoding.
+    public var decodedWER: Double?
+    /// No other point is at least as good in B-WER, U-WER and anti-context WER and better in one.
+    public var paretoOptimal: Bool
+
+    public init(
+        parameters: SweepParameters, samplesUsed: Int, wordErrorRate: Double, boostedWordErrorRate: Double,
+        unboostedWordErrorRate: Double, antiContextWordErrorRate: Double? = nil, prepareSeconds: Double = 0,
+        rescoredWER: Double? = nil, decodedWER: Double? = nil, paretoOptimal: Bool = false
+    ) {
+        self.parameters = parameters
+        self.samplesUsed = samplesUsed
+        self.wordErrorRate = wordErrorRate
+        self.boostedWordErrorRate = boostedWordErrorRate
+        self.unboostedWordErrorRate = unboostedWordErrorRate
+        self.antiContextWordErrorRate = antiContextWordErrorRate
+        self.prepareSeconds = prepareSeconds
+        self.rescoredWER = rescoredWER
+        self.decodedWER = decodedWER
+        self.paretoOptimal = paretoOptimal
+    }
+
+    /// Confirmed by a full decode.
+    public var confirmed: Bool { decodedWER != nil }
+}
+
+/// The parameters a sweep recommends, and how they did on held-out data.
+public struct SweepRecommendation: Codable, Sendable, Equatable {
+    public var parameters: SweepParameters
+    /// Why these parameters, in words.
+    public var reason: String
+    /// The held-out split, e.g. `test`.
+    public var testSplit: String
+    /// Scores of the recommended parameters on ``testSplit``.
+    public var test: MetricSummary
+    /// The baseline on ``testSplit``.
+    public var testBaseline: MetricSummary
+    /// Anti-context WER on the test split, with the recommended parameters.
+    public var testAntiContextWER: Double?
+
+    public init(
+        parameters: SweepParameters, reason: String, testSplit: String = "test", test: MetricSummary,
+        testBaseline: MetricSummary, testAntiContextWER: Double? = nil
+    ) {
+        self.parameters = parameters
+        self.reason = reason
+        self.testSplit = testSplit
+        self.test = test
+        self.testBaseline = testBaseline
+        self.testAntiContextWER = testAntiContextWER
+    }
+}

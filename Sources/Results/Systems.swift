@@ -1,0 +1,266 @@
+public import Scoring
+
+/// How a system decoded.
+public enum SystemMode: String, Codable, Sendable, Equatable, CaseIterable {
+    /// The general language model alone.
+    case baseline
+    /// The general model with a custom variant.
+    case customized
+    /// A model that knows the test references: an upper bound on what customization could achieve.
+    case oracle
+}
+
+/// One corpus decoded in one mode (with one variant when customized): aggregates, every utterance, timing.
+public struct SystemResults: Codable, Sendable, Equatable {
+    public var corpus: String
+    public var mode: SystemMode
+    /// The variant name for ``SystemMode/customized``; `nil` for baseline and oracle.
+    public var variant: String?
+    /// Aggregates over ``utterances``; ``Aggregation/metrics(of:boostedWords:terms:templates:normalizer:)``.
+    public var metrics: SystemMetrics
+    /// Every utterance, failed ones included, in corpus order (ascending ``UtteranceRecord/index``).
+    public var utterances: [UtteranceRecord]
+    public var timing: SystemTiming
+    /// Derived from ``utterances``.
+    public var failures: FailureCounts
+
+    public init(
+        corpus: String, mode: SystemMode, variant: String? = nil, metrics: SystemMetrics,
+        utterances: [UtteranceRecord], timing: SystemTiming, failures: FailureCounts
+    ) {
+        self.corpus = corpus
+        self.mode = mode
+        self.variant = variant
+        self.metrics = metrics
+        self.utterances = utterances
+        self.timing = timing
+        self.failures = failures
+    }
+
+    /// `corpus/mode` or `corpus/customized/variant`: a unique, readable name.
+    public var key: String { [corpus, mode.rawValue, variant].compactMap { $0 }.joined(separator: "/") }
+}
+
+/// Aggregate accuracy of one system.
+public struct SystemMetrics: Codable, Sendable, Equatable {
+    /// WER, CER, SER, MER, WIL and the counts behind them.
+    public var rates: Rates
+    /// B-WER and U-WER over the variant's boosted words (for baseline and oracle: over the union of every
+    /// variant's boosted words); `nil` when there are none.
+    public var boosted: BoostedWordErrorRates?
+    /// Recall/precision/F1 per term; `nil` when there are no terms.
+    public var terms: TermAccuracyReport?
+    /// Errors per template slot class; `nil` without templates.
+    public var slots: SlotErrorReport?
+
+    public init(
+        rates: Rates, boosted: BoostedWordErrorRates? = nil, terms: TermAccuracyReport? = nil,
+        slots: SlotErrorReport? = nil
+    ) {
+        self.rates = rates
+        self.boosted = boosted
+        self.terms = terms
+        self.slots = slots
+    }
+}
+
+/// Whether the recognizer used the custom model for an utterance.
+public enum CustomizationStatus: String, Codable, Sendable, Equatable, CaseIterable {
+    /// The custom model was loaded and used.
+    case applied
+    /// The custom model was requested but the engine did not use it (e.g. it failed to load).
+    case ignored
+    /// No customization was requested (baseline).
+    case notRequested
+}
+
+/// One utterance as decoded by one system.
+public struct UtteranceRecord: Codable, Sendable, Equatable {
+    public var id: String
+    /// Position in the corpus manifest; orders utterances across shards.
+    public var index: Int
+    /// The audio file, relative to the suite directory where possible.
+    public var audioPath: String
+    public var speaker: String?
+    /// The reference transcript as written in the corpus.
+    public var reference: String
+    /// The recognizer's final transcript; empty when the utterance failed.
+    public var hypothesis: String
+    /// The alignment of the normalized words (a failed utterance is aligned against an empty hypothesis).
+    public var alignment: [AlignedPair]
+    public var counts: ErrorCounts
+    public var referenceCharacters: Int
+    public var characterErrors: Int
+    /// Errors on boosted words (B-WER numerator), when the system has boosted words.
+    public var boostedErrors: Int?
+    /// Reference words in the boosted set (B-WER denominator), when the system has boosted words.
+    public var boostedReferenceWords: Int?
+    /// Decoder time for this utterance, seconds.
+    public var decodeSeconds: Double
+    public var audioSeconds: Double
+    /// Streaming timing, when the utterance was decoded in streaming mode.
+    public var latency: StreamingLatency?
+    /// Times of the final hypothesis words, when the engine gave them (used for `ctm` output).
+    public var words: [WordTiming]?
+    public var customization: CustomizationStatus
+    /// Why decoding failed; `nil` on success. Failed utterances stay in the results and count as all deletions.
+    public var failure: String?
+    /// Attempts beyond the first.
+    public var retries: Int
+    /// A decoder process crashed on this utterance (it may have succeeded on retry).
+    public var crashed: Bool
+
+    public init(
+        id: String, index: Int, audioPath: String, speaker: String? = nil, reference: String, hypothesis: String,
+        alignment: [AlignedPair], counts: ErrorCounts, referenceCharacters: Int = 0, characterErrors: Int = 0,
+        boostedErrors: Int? = nil, boostedReferenceWords: Int? = nil, decodeSeconds: Double = 0,
+        audioSeconds: Double = 0, latency: StreamingLatency? = nil, words: [WordTiming]? = nil,
+        customization: CustomizationStatus = .notRequested,
+        failure: String? = nil, retries: Int = 0, crashed: Bool = false
+    ) {
+        self.id = id
+        self.index = index
+        self.audioPath = audioPath
+        self.speaker = speaker
+        self.reference = reference
+        self.hypothesis = hypothesis
+        self.alignment = alignment
+        self.counts = counts
+        self.referenceCharacters = referenceCharacters
+        self.characterErrors = characterErrors
+        self.boostedErrors = boostedErrors
+        self.boostedReferenceWords = boostedReferenceWords
+        self.decodeSeconds = decodeSeconds
+        self.audioSeconds = audioSeconds
+        self.latency = latency
+        self.words = words
+        self.customization = customization
+        self.failure = failure
+        self.retries = retries
+        self.crashed = crashed
+    }
+
+    /// This utterance's WER.
+    public var wordErrorRate: Double {
+        counts.referenceWords == 0
+            ? (counts.errors == 0 ? 0 : 1) : Double(counts.errors) / Double(counts.referenceWords)
+    }
+}
+
+/// One word of a final hypothesis with its time in the audio.
+public struct WordTiming: Codable, Sendable, Equatable {
+    public var word: String
+    /// Seconds from the start of the audio.
+    public var start: Double
+    public var duration: Double
+    /// Posterior probability in 0...1, when the engine gave one.
+    public var confidence: Double?
+
+    public init(word: String, start: Double, duration: Double, confidence: Double? = nil) {
+        self.word = word
+        self.start = start
+        self.duration = duration
+        self.confidence = confidence
+    }
+}
+
+/// When words appeared while streaming one utterance.
+public struct StreamingLatency: Codable, Sendable, Equatable {
+    /// From the start of audio to the first partial hypothesis, seconds.
+    public var firstPartialSeconds: Double?
+    /// From the end of audio to the final hypothesis, seconds.
+    public var finalLatencySeconds: Double?
+    /// Boosted term → seconds from the start of audio until the term first appeared correctly in a partial.
+    public var firstCorrectEmission: [String: Double]
+
+    public init(
+        firstPartialSeconds: Double? = nil, finalLatencySeconds: Double? = nil,
+        firstCorrectEmission: [String: Double] = [:]
+    ) {
+        self.firstPartialSeconds = firstPartialSeconds
+        self.finalLatencySeconds = finalLatencySeconds
+        self.firstCorrectEmission = firstCorrectEmission
+    }
+}
+
+/// Cost of one system.
+public struct SystemTiming: Codable, Sendable, Equatable {
+    /// Loading the acoustic and language models (summed over shards after a merge).
+    public var modelLoadSeconds: Double
+    /// Wall-clock time of decoding the corpus (summed over shards after a merge).
+    public var decodeWallSeconds: Double
+    /// Σ decode seconds / Σ audio seconds over utterances (per-decoder real-time factor; lower is faster).
+    public var realTimeFactor: Double
+    /// 1 / ``realTimeFactor`` (RTFx; higher is faster).
+    public var inverseRealTimeFactor: Double
+    /// Peak resident memory of the decoding process, megabytes (maximum over shards after a merge).
+    public var peakResidentMegabytes: Double
+    /// Final latency after end of audio over streamed utterances.
+    public var finalLatency: Percentiles?
+    /// Time to first partial over streamed utterances.
+    public var firstPartial: Percentiles?
+
+    public init(
+        modelLoadSeconds: Double = 0, decodeWallSeconds: Double = 0, realTimeFactor: Double = 0,
+        inverseRealTimeFactor: Double = 0, peakResidentMegabytes: Double = 0, finalLatency: Percentiles? = nil,
+        firstPartial: Percentiles? = nil
+    ) {
+        self.modelLoadSeconds = modelLoadSeconds
+        self.decodeWallSeconds = decodeWallSeconds
+        self.realTimeFactor = realTimeFactor
+        self.inverseRealTimeFactor = inverseRealTimeFactor
+        self.peakResidentMegabytes = peakResidentMegabytes
+        self.finalLatency = finalLatency
+        self.firstPartial = firstPartial
+    }
+}
+
+/// The median and 95th percentile of a set of durations (linear interpolation between order statistics).
+public struct Percentiles: Codable, Sendable, Equatable {
+    public var p50: Double
+    public var p95: Double
+    /// How many values.
+    public var count: Int
+
+    public init(p50: Double, p95: Double, count: Int) {
+        self.p50 = p50
+        self.p95 = p95
+        self.count = count
+    }
+
+    /// The percentiles of `values`; `nil` when there are none.
+    public init?(_ values: [Double]) {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        func quantile(_ q: Double) -> Double {
+            let position = q * Double(sorted.count - 1)
+            let lower = Int(position.rounded(.down))
+            let upper = min(lower + 1, sorted.count - 1)
+            return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
+        }
+        self.init(p50: quantile(0.5), p95: quantile(0.95), count: sorted.count)
+    }
+}
+
+/// Utterances that did not decode cleanly. Failed utterances are kept and scored, never dropped.
+public struct FailureCounts: Codable, Sendable, Equatable {
+    /// Utterances with a ``UtteranceRecord/failure``.
+    public var failed: Int
+    /// Utterances retried at least once.
+    public var retried: Int
+    /// Utterances on which a decoder crashed.
+    public var crashed: Int
+
+    public init(failed: Int = 0, retried: Int = 0, crashed: Int = 0) {
+        self.failed = failed
+        self.retried = retried
+        self.crashed = crashed
+    }
+
+    /// The counts of a set of records.
+    public init(_ records: [UtteranceRecord]) {
+        self.init(
+            failed: records.filter { $0.failure != nil }.count, retried: records.filter { $0.retries > 0 }.count,
+            crashed: records.filter(\.crashed).count)
+    }
+}

@@ -1,0 +1,70 @@
+import Crypto
+import Foundation
+import LanguageModel
+import Recognition
+import TrainingData
+
+/// Joins the pipeline's stages for one acoustic model: reads training data, prepares it (cached by
+/// content) and turns the artifact into the recognizer's customized-model configuration.
+public final class Toolchain {
+    public let model: AcousticModel
+    public let compiler: LanguageModelCompiler
+    /// Where prepared artifacts are cached, one folder per training file.
+    public let cacheFolder: URL
+
+    public init(model: AcousticModel = .englishUS, cacheFolder: URL? = nil) {
+        self.model = model
+        self.compiler = LanguageModelCompiler(
+            base: BaseModelFiles(
+                languageModel: model.languageModel, dictionary: model.dictionary,
+                acousticModelFingerprint: model.fingerprint, locale: model.locale))
+        self.cacheFolder = cacheFolder ?? Self.defaultCacheFolder
+    }
+
+    /// `$GAMBIT_CACHE`, else `$XDG_CACHE_HOME/gambit`, else `~/.cache/gambit`.
+    public static var defaultCacheFolder: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let explicit = environment["GAMBIT_CACHE"] { return URL(fileURLWithPath: explicit) }
+        let base =
+            environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
+        return base.appendingPathComponent("gambit")
+    }
+
+    /// Reads training data from YAML (`.yaml`, `.yml`) or from an exported file (anything else).
+    public static func loadTrainingData(_ url: URL) throws -> CustomLanguageModelData {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw LanguageModelError.unreadable(path: url.path, reason: "no such training-data file")
+        }
+        switch url.pathExtension.lowercased() {
+        case "yaml", "yml": return try CustomLanguageModelData(yamlFile: url)
+        default: return try CustomLanguageModelData(contentsOf: url)
+        }
+    }
+
+    /// The artifact folder for a training file under the cache.
+    public func artifactFolder(for training: URL) -> URL {
+        let digest = SHA256.hash(data: Data(training.standardizedFileURL.path.utf8))
+        let name = training.deletingPathExtension().lastPathComponent
+        return cacheFolder.appendingPathComponent("prepared")
+            .appendingPathComponent("\(name)-\(digest.prefix(6).map { String(format: "%02x", $0) }.joined())")
+    }
+
+    /// Prepares a training file into the cache (or `output`) and returns the artifact.
+    public func prepare(
+        _ training: URL, output: URL? = nil, options: PrepareOptions = PrepareOptions(), ignoreCache: Bool = false
+    ) throws -> (artifact: PreparedArtifact, cached: Bool) {
+        let data = try Self.loadTrainingData(training)
+        return try compiler.prepare(
+            data, output: output ?? artifactFolder(for: training), options: options, ignoreCache: ignoreCache)
+    }
+
+    /// The recognizer configuration for a prepared artifact, as Apple's
+    /// `SFSpeechLanguageModel.Configuration(languageModel:vocabulary:weight:)`.
+    public static func configuration(_ artifact: PreparedArtifact, weight: Double) -> LanguageModelConfiguration {
+        LanguageModelConfiguration(
+            languageModel: artifact.languageModel, vocabulary: artifact.vocabulary, weight: weight,
+            locale: artifact.manifest.locale, acousticModelFingerprint: artifact.manifest.acousticModelFingerprint,
+            fingerprint: artifact.manifest.fingerprint)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import GambitTestSupport
+import LanguageModel
+import NGram
+import Recognition
+import Runner
+import Testing
+import TrainingData
+
+/// The seed's training data, written with the Swift API as Apple's WWDC example writes it.
+func seedChessData() -> CustomLanguageModelData {
+    CustomLanguageModelData(locale: Locale(identifier: "en_US"), identifier: "com.example.chess", version: "1.0") {
+        PhraseCount(phrase: "Play the Albin counter gambit", count: 10)
+        PhraseCount(phrase: "Play the Queen's gambit", count: 10)
+        PhraseCount(phrase: "Play the Winawer variation", count: 10)
+        PhraseCount(phrase: "Play the Sicilian defense", count: 10)
+        PhraseCountsFromTemplates(classes: [
+            "piece": ["pawn", "rook", "knight", "bishop", "queen", "king"],
+            "royal": ["queen", "king"],
+            "rank": ["one", "two", "three", "four", "five", "six", "seven", "eight"],
+        ]) {
+            TemplatePhraseCountGenerator.Template("<piece> to <royal> <piece> <rank>", count: 10_000)
+        }
+        CustomPronunciation(grapheme: "Winawer", phonemes: ["w I n aU @r"])
+    }
+}
+
+@Suite("Preparing a custom language model")
+struct PrepareTests {
+    let toolchain = Toolchain(cacheFolder: try! TestSupport.temporaryDirectory("cache"))
+
+    @Test("Prepare writes an ARPA model, a binary model and a vocabulary, and caches by content")
+    func prepareAndCache() throws {
+        let folder = try TestSupport.temporaryDirectory("prepare")
+        let (artifact, cached) = try toolchain.compiler.prepare(seedChessData(), output: folder)
+        #expect(!cached)
+        for url in [artifact.arpa, artifact.languageModel, artifact.vocabulary] {
+            #expect(FileManager.default.fileExists(atPath: url.path), "\(url.lastPathComponent)")
+        }
+        let vocabulary = try String(contentsOf: artifact.vocabulary, encoding: .utf8)
+        #expect(vocabulary.contains("winawer W IH N AW ER"))
+        #expect(artifact.manifest.boostedWords.contains("winawer"))
+        #expect(artifact.manifest.samples == 10_040)
+        #expect(artifact.manifest.timings.total > 0)
+
+        let again = try toolchain.compiler.prepare(seedChessData(), output: folder)
+        #expect(again.cached)
+        let rebuilt = try toolchain.compiler.prepare(seedChessData(), output: folder, ignoreCache: true)
+        #expect(!rebuilt.cached && rebuilt.artifact.manifest.fingerprint == artifact.manifest.fingerprint)
+    }
+
+    @Test("Every history of the estimated model sums to 1 and held-out perplexity is finite")
+    func estimatorIsNormalised() throws {
+        let folder = try TestSupport.temporaryDirectory("norm")
+        let artifact = try toolchain.compiler.prepare(seedChessData(), output: folder).artifact
+        let model = try BackoffModel(arpaFile: artifact.arpa)
+        #expect(model.normalizationFailures(tolerance: 1e-4).isEmpty)
+        let inDomain = model.perplexity(of: [["knight", "to", "king", "bishop", "three"]])
+        let outOfDomain = model.perplexity(of: [["bishop", "king", "to", "three", "knight"]])
+        #expect(inDomain.perplexity < outOfDomain.perplexity)
+    }
+
+    @Test("A supplied pronunciation of a known word is kept as an alternate, after the dictionary's own")
+    func alternatesForKnownWords() throws {
+        let dictionary = PronunciationDictionary(entries: ["tuolumne": [["T UW AH L AH M"]]])
+        let vocabulary = Vocabulary.build(
+            words: ["tuolumne"], pronunciations: ["tuolumne": [["T W AA L AH M IY"]]], dictionary: dictionary,
+            spellingAlternates: false)
+        #expect(vocabulary.alternatesForKnownWords == ["tuolumne"])
+        #expect(vocabulary.dictionaryText(base: dictionary) == "tuolumne(2) T W AA L AH M IY\n")
+    }
+
+    @Test("Unknown words get spelling-based pronunciations from flite and are listed")
+    func generatedPronunciations() throws {
+        let dictionary = try toolchain.compiler.dictionary()
+        let vocabulary = Vocabulary.build(
+            words: ["apixaban", "pawn", "42"], pronunciations: [:], dictionary: dictionary, spellingAlternates: true)
+        let oov = Dictionary(uniqueKeysWithValues: vocabulary.outOfVocabulary.map { ($0.word, $0) })
+        #expect(oov["apixaban"]?.resolution == .generated)
+        #expect(oov["apixaban"]?.pronunciations.first?.count ?? 0 >= 7)
+        #expect(oov["pawn"] == nil)
+        #expect(
+            vocabulary.entries.contains {
+                $0.word == "42"
+                    && $0.phones == ["F AO R T IY", "T UW"].flatMap { $0.split(separator: " ").map(String.init) }
+            })
+    }
+
+    @Test("A truncated or edited artifact is refused at load")
+    func corruptArtifact() throws {
+        let folder = try TestSupport.temporaryDirectory("corrupt")
+        let artifact = try toolchain.compiler.prepare(seedChessData(), output: folder).artifact
+        let bytes = try Data(contentsOf: artifact.languageModel)
+        try bytes.prefix(bytes.count / 2).write(to: artifact.languageModel)
+        #expect(throws: LanguageModelError.self) { try PreparedArtifact(folder: folder) }
+    }
+
+    @Test("An artifact prepared for another acoustic model or locale is refused by the recognizer")
+    func mismatchedArtifact() throws {
+        let folder = try TestSupport.temporaryDirectory("mismatch")
+        let artifact = try toolchain.compiler.prepare(seedChessData(), output: folder).artifact
+        let recognizer = try SpeechRecognizer(locale: "en-US")
+        var configuration = Toolchain.configuration(artifact, weight: 0.5)
+        configuration.acousticModelFingerprint = String(repeating: "0", count: 64)
+        let request = URLRecognitionRequest(
+            url: TestSupport.cards[0],
+            options: RecognitionOptions(requiresOnDeviceRecognition: true, customizedLanguageModel: configuration))
+        let error = try #require(throws: RecognitionFailure.self) { try recognizer.recognize(request) }
+        #expect(error.description.contains("different acoustic model"))
+        configuration = Toolchain.configuration(artifact, weight: 0.5)
+        configuration.locale = "en-GB"
+        let other = URLRecognitionRequest(
+            url: TestSupport.cards[0],
+            options: RecognitionOptions(requiresOnDeviceRecognition: true, customizedLanguageModel: configuration))
+        #expect(throws: RecognitionFailure.self) { try recognizer.recognize(other) }
+    }
+
+    @Test(
+        "Bad training data is a clear error naming the problem",
+        arguments: [
+            ("templates:\n  - classes: {piece: [pawn]}\n    items: [{template: \"<pice> to one\", count: 5}]", "pice"),
+            ("phrases:\n  - {phrase: \"\", count: 5}", "no words"),
+            ("phrases:\n  - {phrase: \"play\", count: 0}", "count"),
+            ("phrases:\n  - {phrase: \"play\", count: -3}", "count"),
+            ("pronunciations:\n  - {grapheme: winawer, phonemes: [\"w I n aU Y\"]}", "Y"),
+            ("phrases:\n  - {phrase: \"play\", count: 2000000}", "budget"),
+            ("phrases:\n  - {phrase: \"play\", count: 5\n", "line"),
+        ])
+    func badInput(body: String, expected: String) throws {
+        let yaml = "locale: en-US\nidentifier: test\nversion: \"1\"\n" + body + "\n"
+        let folder = try TestSupport.temporaryDirectory("bad")
+        let file = folder.appendingPathComponent("training.yaml")
+        try yaml.write(to: file, atomically: true, encoding: .utf8)
+        let error = try #require(throws: (any Error).self) { try toolchain.prepare(file, output: folder) }
+        #expect("\(error)".localizedCaseInsensitiveContains(expected), "\(error)")
+    }
+
+    @Test("A locale the acoustic model does not have is refused")
+    func localeMismatch() throws {
+        let yaml = "locale: en-GB\nidentifier: test\nversion: \"1\"\nphrases:\n  - {phrase: \"play\", count: 5}\n"
+        let data = try CustomLanguageModelData(yaml: yaml)
+        #expect(throws: LanguageModelError.self) {
+            try toolchain.compiler.prepare(data, output: try TestSupport.temporaryDirectory("locale"))
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import GambitTestSupport
+import Recognition
+import Runner
+import Testing
+
+/// The seed's classic failure, on audio synthesised with flite voices: without customization the
+/// openings are misheard; with the chess data they are recognised; and ordinary speech that merely
+/// sounds alike ("album") is not turned into the boosted word.
+@Suite("The seed's chess example", .serialized)
+struct SeedExampleTests {
+    static let voices = ["awb", "kal16", "rms"]
+
+    func decode(_ text: String, voice: String, customized: Bool) throws -> String {
+        let folder = try TestSupport.temporaryDirectory("seed")
+        let audio = folder.appendingPathComponent("utterance.wav")
+        try TestSupport.synthesize(text, voice: voice, to: audio)
+        let toolchain = Toolchain(cacheFolder: folder)
+        let recognizer = try SpeechRecognizer(locale: "en-US")
+        var options = RecognitionOptions(requiresOnDeviceRecognition: true, maximumAlternatives: 0)
+        if customized {
+            let artifact = try toolchain.compiler.prepare(
+                seedChessData(), output: folder.appendingPathComponent("model")
+            ).artifact
+            options.customizedLanguageModel = Toolchain.configuration(artifact, weight: 0.5)
+        }
+        return try recognizer.recognize(URLRecognitionRequest(url: audio, options: options))
+            .bestTranscription.formattedString
+    }
+
+    @Test(
+        "Openings are misrecognised without customization and recognised with it",
+        arguments: ["play the albin counter gambit", "play the winawer variation"], voices)
+    func openings(text: String, voice: String) throws {
+        #expect(try decode(text, voice: voice, customized: false) != text)
+        #expect(try decode(text, voice: voice, customized: true) == text)
+    }
+
+    /// Holds for the kal16 and rms voices. For awb and slt the chess data flips "album" to "albin" at
+    /// any weight: linear interpolation can raise P(albin | play the) but can never penalise the
+    /// incomplete phrase "albin thriller" (see README, "Known limits"). The anti-context corpus
+    /// measures how often this happens.
+    @Test("\"play the album thriller\" keeps \"album\" with the chess data", arguments: ["kal16", "rms"])
+    func antiContext(voice: String) throws {
+        let customized = try decode("play the album thriller", voice: voice, customized: true)
+        #expect(customized.contains("album") && !customized.contains("albin"), "\(voice): \(customized)")
+    }
+}

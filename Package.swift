@@ -41,6 +41,7 @@ let package = Package(
 
         // The pipeline.
         .target(name: "Audio", dependencies: ["CSndFile", "CSampleRate"]),
+        .target(name: "Corpus", dependencies: ["Audio"]),
         .target(name: "TrainingData", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "NGram"),
         .target(
@@ -56,11 +57,15 @@ let package = Package(
         ),
 
         .target(name: "Scoring"),
+        .target(name: "Results", dependencies: ["Scoring"], exclude: ["SCHEMA.md"]),
+        .target(name: "Reporting", dependencies: ["Results", "Scoring"]),
+        .target(
+            name: "Gate", dependencies: ["Results", "Reporting", "Scoring", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "Runner",
             dependencies: [
-                "Audio", "TrainingData", "LanguageModel", "Recognition", "Scoring",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "Audio", "Corpus", "TrainingData", "LanguageModel", "Recognition", "Scoring", "Results",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams"),
             ]
         ),
 
@@ -68,11 +73,13 @@ let package = Package(
         .executableTarget(
             name: "GambitCLI",
             dependencies: [
-                "Audio", "Recognition", "TrainingData", "LanguageModel", "Scoring", "Runner",
+                "Audio", "Corpus", "Recognition", "TrainingData", "LanguageModel", "Scoring", "Results", "Reporting",
+                "Gate", "Runner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "GambitBenchmarks", dependencies: ["Audio", "Recognition"]),
+        .executableTarget(
+            name: "GambitBenchmarks", dependencies: ["Audio", "Recognition", "LanguageModel", "TrainingData", "Runner"]),
         .executableTarget(name: "ScoringBenchmark", dependencies: ["Scoring"]),
 
         // Tests.
@@ -82,6 +89,13 @@ let package = Package(
         .testTarget(name: "TrainingDataTests", dependencies: ["TrainingData"]),
         .testTarget(name: "NGramTests", dependencies: ["NGram"]),
         .testTarget(name: "ScoringTests", dependencies: ["Scoring"]),
+        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Audio", "GambitTestSupport"]),
+        .testTarget(name: "ResultsTests", dependencies: ["Results", "Scoring"]),
+        .testTarget(
+            name: "ReportingTests", dependencies: ["Reporting", "Results", "Scoring", "CXMLSchema"], exclude: ["Golden"]
+        ),
+        .testTarget(name: "RunnerTests", dependencies: ["Runner", "Results", "GambitTestSupport"]),
+        .testTarget(name: "GateTests", dependencies: ["Gate", "Results", "Reporting", "Scoring", "CXMLSchema"]),
         .testTarget(
             name: "LanguageModelTests",
             dependencies: ["LanguageModel", "Runner", "Recognition", "NGram", "TrainingData", "GambitTestSupport"]

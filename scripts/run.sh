@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The main job: installs missing Debian packages, builds Gambit in release mode and decodes the
-# shipped sample recordings.
+# The main job: installs missing Debian packages, builds Gambit in release mode, runs the shipped
+# suite (Corpora/suite.yaml) over all four corpora and writes the reports to Reports/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build -c release --product gambit
-.build/release/gambit decode /usr/share/pocketsphinx/test/data/librivox/*.wav "$@"
+.build/release/gambit run Corpora/suite.yaml --output Reports "$@"

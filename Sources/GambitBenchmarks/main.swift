@@ -1,6 +1,9 @@
 import Audio
 import Foundation
+import LanguageModel
 import Recognition
+import Runner
+import TrainingData
 
 // Benchmarks print figures; they never pass or fail. Medians over repeated runs, because the
 // machines are shared and noisy. Usage: gambit-bench decode [--runs N]
@@ -119,10 +122,91 @@ func decodeBenchmark() throws {
             wallOverhead * 100))
 }
 
+/// The seed's chess data (10,000 template samples), or a synthetic set of about 1,000,000 samples.
+func benchmarkData(_ name: String) throws -> CustomLanguageModelData {
+    var data = CustomLanguageModelData(
+        locale: Locale(identifier: "en_US"), identifier: "bench.\(name)", version: "1")
+    data.insert(phrase: "play the albin counter gambit", count: 10)
+    data.insert(phrase: "play the winawer variation", count: 10)
+    data.insert(term: CustomPronunciation(grapheme: "winawer", phonemes: ["w I n aU @r"]))
+    let pieces = ["pawn", "rook", "knight", "bishop", "queen", "king"]
+    let ranks = ["one", "two", "three", "four", "five", "six", "seven", "eight"]
+    if name == "chess" {
+        data.insert(
+            template: "<piece> to <royal> <piece> <rank>", count: 10_000,
+            classes: ["piece": pieces, "royal": ["queen", "king"], "rank": ranks])
+    } else {
+        // 1,000,000 samples over 200,000 distinct expansions of real dictionary words, plus phrases.
+        let dictionary = try PronunciationDictionary(contentsOf: AcousticModel.englishUS.dictionary)
+        let words = try String(contentsOf: AcousticModel.englishUS.dictionary, encoding: .utf8)
+            .split(separator: "\n").lazy.map { String($0.split(separator: " ")[0]) }
+            .filter { $0.allSatisfy { $0.isLetter } && dictionary.contains($0) }
+        let pool = Array(words.prefix(2_000))
+        for index in 0..<980 { data.insert(phrase: "call \(pool[index]) \(pool[index + 1000])", count: 10) }
+        data.insert(
+            template: "<verb> the <a> <b>", count: 990_180,
+            classes: [
+                "verb": ["play", "open", "show"], "a": Array(pool[0..<250]), "b": Array(pool[250..<520]),
+            ])
+    }
+    return data
+}
+
+/// Runs one prepare in this process (called by `prepare` in a child, so each case's peak memory is its own).
+func prepareCase(_ name: String) throws {
+    let data = try benchmarkData(name)
+    let toolchain = Toolchain(
+        cacheFolder: FileManager.default.temporaryDirectory.appendingPathComponent("gambit-bench"))
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("gambit-bench-\(name)")
+    let options = PrepareOptions(limits: TrainingDataLimits(sampleBudget: 2_000_000))
+    let (artifact, _) = try toolchain.compiler.prepare(data, output: output, options: options, ignoreCache: true)
+    let t = artifact.manifest.timings
+    print(
+        String(
+            format: "%.6f %.6f %.6f %.6f %.6f %.6f %d %d", t.count, t.estimate, t.writeARPA, t.compileBinary,
+            t.vocabulary, t.total, artifact.manifest.samples, artifact.manifest.sentences))
+}
+
+/// Prepare time and peak memory for the seed's chess data and for 1,000,000 samples.
+func prepareBenchmark() throws {
+    let runs = option("--runs", default: 3)
+    let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    print("prepare benchmark: median of \(runs) runs, each in a fresh process")
+    for name in ["chess", "million"] {
+        var walls: [Double] = []
+        var peaks: [Double] = []
+        var totals: [Double] = []
+        var detail = ""
+        for _ in 0..<runs {
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("gambit-bench-\(name).out")
+            let measured = try measureProcess("/bin/sh", ["-c", "'\(me)' prepare-case \(name) > '\(output.path)'"])
+            walls.append(measured.seconds)
+            peaks.append(measured.peakMB)
+            let fields = try String(contentsOf: output, encoding: .utf8).split(separator: " ").map { String($0) }
+            totals.append(Double(fields[5].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+            detail = String(
+                format:
+                    "samples %@, sentences %@; count %.0f ms, estimate %.0f ms, ARPA %.0f ms, binary %.0f ms, vocabulary %.0f ms",
+                fields[6], fields[7].trimmingCharacters(in: .whitespacesAndNewlines), (Double(fields[0]) ?? 0) * 1000,
+                (Double(fields[1]) ?? 0) * 1000, (Double(fields[2]) ?? 0) * 1000, (Double(fields[3]) ?? 0) * 1000,
+                (Double(fields[4]) ?? 0) * 1000)
+        }
+        print(
+            String(
+                format: "  %-8@ prepare %.2f s (process %.2f s incl. start-up)  peak RSS %.0f MB", name,
+                median(totals), median(walls), median(peaks)))
+        print("           \(detail)")
+    }
+}
+
 let command = CommandLine.arguments.dropFirst().first ?? "help"
 switch command {
 case "decode":
     try decodeBenchmark()
+case "prepare":
+    try prepareBenchmark()
+case "prepare-case":
+    try prepareCase(CommandLine.arguments[2])
 default:
-    print("usage: gambit-bench decode [--runs N]")
+    print("usage: gambit-bench decode|prepare [--runs N]")
 }

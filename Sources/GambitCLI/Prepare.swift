@@ -26,6 +26,9 @@ struct Prepare: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Add a spelling-based pronunciation beside each supplied one.")
     var spellingAlternates = true
 
+    @Option(help: "Share of the custom unigram mass kept for words outside the training data (0…1).")
+    var backgroundMass = PrepareOptions().backgroundMass
+
     @Flag(help: "Rebuild even when a matching artifact is cached.")
     var ignoreCache = false
 
@@ -42,7 +45,8 @@ struct Prepare: ParsableCommand {
         let url = URL(fileURLWithPath: training)
         let toolchain = Toolchain()
         let options = PrepareOptions(
-            order: order, spellingAlternates: spellingAlternates, limits: TrainingDataLimits(sampleBudget: budget))
+            order: order, spellingAlternates: spellingAlternates, limits: TrainingDataLimits(sampleBudget: budget),
+            backgroundMass: backgroundMass)
         if let export {
             try Toolchain.loadTrainingData(url).export(to: URL(fileURLWithPath: export), limits: options.limits)
         }

@@ -15,15 +15,20 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     /// How many of the base model's most probable words count as common: training-data words outside
     /// them are the boosted words that B-WER is measured on.
     public var commonWordCount: Int
+    /// Share of the custom model's unigram level reserved for words outside the training data (see
+    /// `NGramCounts.estimateWittenBell(backgroundMass:)`): limits boosting to the contexts the data
+    /// shows, so that "maeve" does not replace "made" after "have been".
+    public var backgroundMass: Double
 
     public init(
         order: Int = 3, spellingAlternates: Bool = true, limits: TrainingDataLimits = .default,
-        commonWordCount: Int = 5_000
+        commonWordCount: Int = 5_000, backgroundMass: Double = 0.9
     ) {
         self.order = order
         self.spellingAlternates = spellingAlternates
         self.limits = limits
         self.commonWordCount = commonWordCount
+        self.backgroundMass = backgroundMass
     }
 }
 
@@ -113,7 +118,7 @@ public final class LanguageModelCompiler {
         for sentence in sentences { counts.add(sentence.tokens, count: sentence.count) }
         timings.count = clock.lap()
 
-        let model = counts.estimateWittenBell()
+        let model = counts.estimateWittenBell(backgroundMass: options.backgroundMass)
         timings.estimate = clock.lap()
 
         do {

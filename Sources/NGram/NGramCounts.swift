@@ -127,7 +127,14 @@ public struct NGramCounts: Sendable {
     /// is smoothed more. Counts from Apple-style training data (tens to thousands) are in its range.
     /// - Parameter includeUnknownWord: Whether to add `<unk>` to the vocabulary.
     /// - Returns: The model, with `<s>` at log10 probability −99.
-    public func estimateWittenBell(includeUnknownWord: Bool = true) -> BackoffModel {
+    ///
+    /// - Parameter backgroundMass: The share of the unigram level kept for `<unk>`, i.e. for "some
+    ///   word outside this data". A custom model interpolated with a general one should not claim its
+    ///   own words in contexts its data never showed: with mass β, a custom word's probability after
+    ///   an unseen history is scaled by (1 − β), while seen histories, whose own counts dominate, keep
+    ///   nearly all of theirs. Every history still sums to 1 (higher orders interpolate with this
+    ///   level). Requires `includeUnknownWord`; 0 leaves the estimate unchanged.
+    public func estimateWittenBell(includeUnknownWord: Bool = true, backgroundMass: Double = 0) -> BackoffModel {
         var words = self.words
         var unigramCounts = levels[0].counts
         if includeUnknownWord, wordIDs[BackoffModel.unknownWord] == nil {
@@ -146,6 +153,11 @@ public struct NGramCounts: Sendable {
         var linear = [Double](repeating: 0, count: words.count)
         for id in words.indices where Int32(id) != start {
             linear[id] = total + types > 0 ? (unigramCounts[id] + types * uniform) / (total + types) : uniform
+        }
+        if includeUnknownWord, backgroundMass > 0, let unknown = words.firstIndex(of: BackoffModel.unknownWord) {
+            let keep = 1 - min(max(backgroundMass, 0), 1)
+            for id in words.indices where Int32(id) != start { linear[id] *= keep }
+            linear[unknown] += 1 - keep
         }
         modelLevels[0].parents = [Int32](repeating: -1, count: words.count)
         modelLevels[0].words = (0..<Int32(words.count)).map { $0 }

@@ -160,6 +160,13 @@ final class Decoder {
     private static func activate(
         _ custom: LanguageModelConfiguration, in ps: OpaquePointer, config: OpaquePointer
     ) throws(RecognitionError) {
+        if let grammar = custom.grammar {
+            gambit_ps_clear_last_error()
+            guard ps_set_jsgf_string(ps, "grammar", grammar) >= 0, ps_set_search(ps, "grammar") >= 0 else {
+                throw .customModelInvalid(path: "grammar", reason: lastEngineError("JSGF grammar rejected"))
+            }
+            return
+        }
         let path = custom.languageModel.path
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw .customModelInvalid(path: path, reason: "language model file is missing or unreadable")

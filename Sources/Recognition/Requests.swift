@@ -20,10 +20,13 @@ public struct LanguageModelConfiguration: Sendable, Hashable, Codable {
     public var acousticModelFingerprint: String?
     /// The prepared artifact's own fingerprint, echoed into results as evidence it was applied.
     public var fingerprint: String?
+    /// A closed JSGF grammar to search instead of the interpolated n-gram model (the runner's oracle:
+    /// only the corpus's own sentences can be recognised). The vocabulary is still added.
+    public var grammar: String?
 
     public init(
         languageModel: URL, vocabulary: URL, weight: Double = 0.5, locale: String? = nil,
-        acousticModelFingerprint: String? = nil, fingerprint: String? = nil
+        acousticModelFingerprint: String? = nil, fingerprint: String? = nil, grammar: String? = nil
     ) {
         self.languageModel = languageModel
         self.vocabulary = vocabulary
@@ -31,6 +34,7 @@ public struct LanguageModelConfiguration: Sendable, Hashable, Codable {
         self.locale = locale
         self.acousticModelFingerprint = acousticModelFingerprint
         self.fingerprint = fingerprint
+        self.grammar = grammar
     }
 }
 

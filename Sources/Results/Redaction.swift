@@ -63,11 +63,19 @@ public struct PrivateTermMasker: Sendable {
         phrase.split(separator: " ").map { word(String($0)) }.joined(separator: " ")
     }
 
-    /// Replaces private words inside identifiers, paths and messages (case-insensitive).
+    /// Replaces private words inside identifiers, paths and messages (case-insensitive), where they
+    /// stand as words of their own: delimited by anything but a letter, so `siobhan` is masked in
+    /// `call-siobhan.wav` while `text` is not masked inside `anti-context`.
     public func fragment(_ text: String) -> String {
         var text = text
         for (word, mask) in substrings where text.range(of: word, options: .caseInsensitive) != nil {
-            text = text.replacingOccurrences(of: word, with: mask, options: .caseInsensitive)
+            let pattern = "(?<![\\p{L}])" + NSRegularExpression.escapedPattern(for: word) + "(?![\\p{L}])"
+            guard let expression = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else {
+                continue
+            }
+            text = expression.stringByReplacingMatches(
+                in: text, range: NSRange(text.startIndex..., in: text),
+                withTemplate: NSRegularExpression.escapedTemplate(for: mask))
         }
         return text
     }

@@ -21,6 +21,9 @@ public final class Toolchain {
         self.cacheFolder = cacheFolder ?? Self.defaultCacheFolder
     }
 
+    /// The installed English model, used where no toolchain is at hand.
+    static var sharedModel: AcousticModel { .englishUS }
+
     /// `$GAMBIT_CACHE`, else `$XDG_CACHE_HOME/gambit`, else `~/.cache/gambit`.
     public static var defaultCacheFolder: URL {
         let environment = ProcessInfo.processInfo.environment
@@ -42,9 +45,12 @@ public final class Toolchain {
         }
     }
 
-    /// The artifact folder for a training file under the cache.
-    public func artifactFolder(for training: URL) -> URL {
-        let digest = SHA256.hash(data: Data(training.standardizedFileURL.path.utf8))
+    /// The artifact folder for a training file (and compiler options) under the cache.
+    public func artifactFolder(for training: URL, options: PrepareOptions = PrepareOptions()) -> URL {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let optionBytes = (try? encoder.encode(options)) ?? Data()
+        let digest = SHA256.hash(data: Data(training.standardizedFileURL.path.utf8) + optionBytes)
         let name = training.deletingPathExtension().lastPathComponent
         return cacheFolder.appendingPathComponent("prepared")
             .appendingPathComponent("\(name)-\(digest.prefix(6).map { String(format: "%02x", $0) }.joined())")
@@ -56,7 +62,8 @@ public final class Toolchain {
     ) throws -> (artifact: PreparedArtifact, cached: Bool) {
         let data = try Self.loadTrainingData(training)
         return try compiler.prepare(
-            data, output: output ?? artifactFolder(for: training), options: options, ignoreCache: ignoreCache)
+            data, output: output ?? artifactFolder(for: training, options: options), options: options,
+            ignoreCache: ignoreCache)
     }
 
     /// The recognizer configuration for a prepared artifact, as Apple's

@@ -1,0 +1,293 @@
+import Foundation
+
+/// Reads and writes corpus manifests: the list of utterances (id, audio file, reference text) a run decodes.
+///
+/// Three formats are read:
+/// - **JSON lines** (`.jsonl`): one object per line with `id`, `audio` and `text`, and optionally `speaker`,
+///   `split`, `condition` and `duration`.
+/// - **NeMo** manifests: one object per line with `audio_filepath`, `text` and `duration`; the id is the audio
+///   file's name without its extension.
+/// - **sclite `trn`**: lines `text (id)`, with the audio in a folder as `id.wav` (or `id.flac`).
+///
+/// Relative audio paths are resolved against the manifest's folder. Blank lines are skipped. An audio file
+/// that does not exist is not an error here: the runner reports it for that utterance.
+public enum CorpusManifest {
+    /// The layout of a manifest file.
+    public enum Format: String, Sendable, CaseIterable, CustomStringConvertible {
+        /// Decide from the file name (`.trn`) or the keys on the first line.
+        case auto
+        /// Gambit's JSON lines: `id`, `audio`, `text`, optional `speaker`, `split`, `condition`, `duration`.
+        case jsonl
+        /// NeMo's JSON lines: `audio_filepath`, `text`, `duration`.
+        case nemo
+        /// sclite transcripts: `text (id)`.
+        case trn
+
+        public var description: String { rawValue }
+    }
+
+    /// Reads a manifest into corpus entries, in file order.
+    ///
+    /// - Parameters:
+    ///   - url: The manifest file.
+    ///   - format: Its format; ``Format/auto`` looks at the extension and the first line.
+    ///   - audioFolder: For `trn` manifests, the folder holding `id.wav` or `id.flac`; nil for the manifest's
+    ///     own folder. Ignored for JSON manifests, whose lines name their audio.
+    /// - Returns: One entry per non-blank line, with absolute audio URLs.
+    /// - Throws: ``CorpusError`` naming the file and line of the first malformed line, missing key or
+    ///   duplicate id.
+    public static func load(_ url: URL, format: Format = .auto, audioFolder: URL? = nil) throws(CorpusError)
+        -> [CorpusEntry]
+    {
+        let path = url.path
+        let contents: String
+        do {
+            contents = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw .unreadable(
+                path: path,
+                detail: FileManager.default.fileExists(atPath: path)
+                    ? "not UTF-8 text" : "no such file")
+        }
+        let lines = numberedLines(contents)
+        let folder = url.deletingLastPathComponent()
+        let resolved = format == .auto ? try detectFormat(of: url, lines: lines) : format
+
+        var entries: [CorpusEntry] = []
+        var firstLineOfID: [String: Int] = [:]
+        for (number, line) in lines {
+            let entry: CorpusEntry
+            switch resolved {
+            case .jsonl, .auto:
+                entry = try jsonEntry(line, path: path, line: number, folder: folder)
+            case .nemo:
+                entry = try nemoEntry(line, path: path, line: number, folder: folder)
+            case .trn:
+                entry = try trnEntry(line, path: path, line: number, audioFolder: audioFolder ?? folder)
+            }
+            if let first = firstLineOfID[entry.id] {
+                throw .duplicateID(path: path, line: number, id: entry.id, firstLine: first)
+            }
+            firstLineOfID[entry.id] = number
+            entries.append(entry)
+        }
+        return entries
+    }
+
+    /// Writes entries as Gambit JSON lines, one object per line with keys in a fixed order
+    /// (`id`, `audio`, `text`, `speaker`, `split`, `condition`, `duration`), leaving out absent ones.
+    ///
+    /// Audio files inside the manifest's folder are written as paths relative to it, so the corpus folder can
+    /// be moved; others keep their absolute path.
+    ///
+    /// - Parameters:
+    ///   - entries: The utterances, written in this order.
+    ///   - url: The manifest file; its folder is created if needed.
+    /// - Throws: ``CorpusError/unwritable(path:detail:)``.
+    public static func write(_ entries: [CorpusEntry], to url: URL) throws(CorpusError) {
+        let text = jsonLines(entries, relativeTo: url.deletingLastPathComponent())
+        do {
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw .unwritable(path: url.path, detail: error.localizedDescription)
+        }
+    }
+
+    /// The JSON-lines text ``write(_:to:)`` writes, with audio paths relative to `folder` where possible.
+    public static func jsonLines(_ entries: [CorpusEntry], relativeTo folder: URL) -> String {
+        var text = ""
+        for entry in entries {
+            var fields = [
+                ("id", jsonString(entry.id)),
+                ("audio", jsonString(relativePath(of: entry.audio, in: folder))),
+                ("text", jsonString(entry.text)),
+            ]
+            if let speaker = entry.speaker { fields.append(("speaker", jsonString(speaker))) }
+            if let split = entry.split { fields.append(("split", jsonString(split))) }
+            if let condition = entry.condition { fields.append(("condition", jsonString(condition))) }
+            if let duration = entry.duration, duration.isFinite {
+                // Milliseconds are plenty, and rounding keeps the file identical across runs and machines.
+                fields.append(("duration", "\((duration * 1000).rounded() / 1000)"))
+            }
+            text += "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}\n"
+        }
+        return text
+    }
+
+    // MARK: - Formats
+
+    private static func detectFormat(of url: URL, lines: [(Int, String)]) throws(CorpusError) -> Format {
+        if url.pathExtension.lowercased() == "trn" { return .trn }
+        guard let (_, first) = lines.first else { return .jsonl }
+        if first.hasPrefix("{") {
+            if let object = try? JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any],
+                object["audio_filepath"] != nil, object["audio"] == nil
+            {
+                return .nemo
+            }
+            return .jsonl
+        }
+        if first.hasSuffix(")") && first.contains("(") { return .trn }
+        throw .unknownFormat(path: url.path, detail: "the first line is neither a JSON object nor \"text (id)\"")
+    }
+
+    private static func jsonEntry(_ line: String, path: String, line number: Int, folder: URL) throws(CorpusError)
+        -> CorpusEntry
+    {
+        let object = try jsonObject(line, path: path, line: number)
+        let id = try string(object, "id", path: path, line: number, allowEmpty: false)
+        let audio = try string(object, "audio", path: path, line: number, allowEmpty: false)
+        return CorpusEntry(
+            id: id,
+            audio: resolve(audio, against: folder),
+            text: try string(object, "text", path: path, line: number, allowEmpty: true),
+            speaker: try optionalString(object, "speaker", path: path, line: number),
+            split: try optionalString(object, "split", path: path, line: number),
+            condition: try optionalString(object, "condition", path: path, line: number),
+            duration: try optionalNumber(object, "duration", path: path, line: number))
+    }
+
+    private static func nemoEntry(_ line: String, path: String, line number: Int, folder: URL) throws(CorpusError)
+        -> CorpusEntry
+    {
+        let object = try jsonObject(line, path: path, line: number)
+        let audio = try string(object, "audio_filepath", path: path, line: number, allowEmpty: false)
+        let url = resolve(audio, against: folder)
+        let id = url.deletingPathExtension().lastPathComponent
+        guard !id.isEmpty else {
+            throw .malformedLine(path: path, line: number, detail: "cannot take an id from \"\(audio)\"")
+        }
+        return CorpusEntry(
+            id: id, audio: url,
+            text: try string(object, "text", path: path, line: number, allowEmpty: true),
+            speaker: try optionalString(object, "speaker", path: path, line: number),
+            duration: try optionalNumber(object, "duration", path: path, line: number))
+    }
+
+    private static func trnEntry(_ line: String, path: String, line number: Int, audioFolder: URL)
+        throws(CorpusError) -> CorpusEntry
+    {
+        guard line.hasSuffix(")"), let open = line.lastIndex(of: "(") else {
+            throw .malformedLine(
+                path: path, line: number, detail: "expected \"text (id)\", the sclite trn format")
+        }
+        let id = line[line.index(after: open)..<line.index(before: line.endIndex)]
+            .trimmingCharacters(in: .whitespaces)
+        guard !id.isEmpty else { throw .emptyValue(path: path, line: number, key: "id") }
+        let text = line[..<open].split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        var audio = audioFolder.appendingPathComponent(id + ".wav")
+        let flac = audioFolder.appendingPathComponent(id + ".flac")
+        if !FileManager.default.fileExists(atPath: audio.path) && FileManager.default.fileExists(atPath: flac.path) {
+            audio = flac
+        }
+        return CorpusEntry(id: id, audio: audio, text: text)
+    }
+
+    // MARK: - JSON values
+
+    private static func jsonObject(_ line: String, path: String, line number: Int) throws(CorpusError)
+        -> [String: Any]
+    {
+        let value: Any
+        do {
+            value = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
+        } catch {
+            throw .malformedLine(path: path, line: number, detail: "malformed JSON: \(excerpt(line))")
+        }
+        guard let object = value as? [String: Any] else {
+            throw .malformedLine(path: path, line: number, detail: "expected a JSON object: \(excerpt(line))")
+        }
+        return object
+    }
+
+    private static func string(
+        _ object: [String: Any], _ key: String, path: String, line: Int, allowEmpty: Bool
+    ) throws(CorpusError) -> String {
+        guard let value = object[key] else { throw .missingKey(path: path, line: line, key: key) }
+        guard let text = value as? String else {
+            throw .wrongType(path: path, line: line, key: key, expected: "a string")
+        }
+        if !allowEmpty && text.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw .emptyValue(path: path, line: line, key: key)
+        }
+        return text
+    }
+
+    private static func optionalString(_ object: [String: Any], _ key: String, path: String, line: Int)
+        throws(CorpusError) -> String?
+    {
+        guard let value = object[key], !(value is NSNull) else { return nil }
+        guard let text = value as? String else {
+            throw .wrongType(path: path, line: line, key: key, expected: "a string")
+        }
+        return text
+    }
+
+    private static func optionalNumber(_ object: [String: Any], _ key: String, path: String, line: Int)
+        throws(CorpusError) -> Double?
+    {
+        guard let value = object[key], !(value is NSNull) else { return nil }
+        // JSON true and false also come back as NSNumber (and `is Bool` holds for 0 and 1 on Linux), so tell
+        // them apart by the boolean's C type, "c".
+        guard let number = value as? NSNumber, String(cString: number.objCType) != "c",
+            number.doubleValue.isFinite, number.doubleValue >= 0
+        else {
+            throw .wrongType(path: path, line: line, key: key, expected: "a number of seconds")
+        }
+        return number.doubleValue
+    }
+
+    // MARK: - Text and paths
+
+    /// Non-blank lines with their 1-based numbers; tolerates CRLF line ends and a byte-order mark.
+    static func numberedLines(_ contents: String) -> [(Int, String)] {
+        var text = Substring(contents)
+        if text.first == "\u{FEFF}" { text = text.dropFirst() }
+        var result: [(Int, String)] = []
+        // Split on "\n" only: "\r\n" is a single Character in Swift, so split on unicode scalars instead.
+        for (index, raw) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = String(String.UnicodeScalarView(raw))
+            if line.hasSuffix("\r") { line.removeLast() }
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if !trimmed.isEmpty { result.append((index + 1, trimmed)) }
+        }
+        return result
+    }
+
+    static func resolve(_ path: String, against folder: URL) -> URL {
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
+        return url.standardizedFileURL
+    }
+
+    static func relativePath(of audio: URL, in folder: URL) -> String {
+        let file = audio.standardizedFileURL.path
+        var base = folder.standardizedFileURL.path
+        if !base.hasSuffix("/") { base += "/" }
+        return file.hasPrefix(base) ? String(file.dropFirst(base.count)) : file
+    }
+
+    /// A JSON string literal; non-ASCII characters are kept as UTF-8, controls are escaped.
+    static func jsonString(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    private static func excerpt(_ line: String) -> String {
+        line.count > 60 ? String(line.prefix(60)) + "…" : line
+    }
+}

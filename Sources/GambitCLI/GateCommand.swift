@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import Gate
+import Reporting
+import Results
+import Runner
+import Yams
+
+struct GateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gate",
+        abstract: "Compare results with a stored baseline; exit 1 on a regression beyond its threshold.",
+        discussion: "Exit codes: 0 pass, 1 regression, 2 bad input or usage."
+    )
+
+    @Argument(help: "Results of this run: Reports/.gambit/results.json or Reports/report.json.")
+    var results: String
+
+    @Option(help: "Baseline results (e.g. a report.json kept from the main branch).")
+    var baseline: String
+
+    @Option(help: "Thresholds: a suite file with a `gate:` section, or a YAML/JSON file of thresholds.")
+    var thresholds: String?
+
+    @Option(help: "Override: maximum absolute WER increase, in points.")
+    var maxWerIncrease: Double?
+
+    @Option(help: "Override: maximum anti-context WER increase, in points.")
+    var maxAntiContextIncrease: Double?
+
+    @Flag(help: "Fail on a WER regression only when it is also significant.")
+    var requireSignificance = false
+
+    @Option(help: "Also write the gate's findings as JUnit XML here.")
+    var junit: String?
+
+    func run() throws {
+        var limits = GateThresholds.default
+        do {
+            if let thresholds { limits = try Self.loadThresholds(URL(fileURLWithPath: thresholds)) }
+        } catch {
+            Output.error("\(thresholds ?? ""): \(error)")
+            throw ExitCode(2)
+        }
+        if let maxWerIncrease { limits.wer.maxIncrease = maxWerIncrease }
+        if let maxAntiContextIncrease { limits.antiContextWER.maxIncrease = maxAntiContextIncrease }
+        if requireSignificance { limits.wer.requireSignificance = true }
+        let outcome = Gate.evaluate(
+            current: URL(fileURLWithPath: results), baseline: URL(fileURLWithPath: baseline), thresholds: limits)
+        print(outcome.summary)
+        for note in outcome.notes { print("  note: \(note)") }
+        if let junit {
+            try GateJUnitReport(outcome, name: "gambit gate").render()
+                .write(to: URL(fileURLWithPath: junit), atomically: true, encoding: .utf8)
+        }
+        if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
+    }
+
+    static func loadThresholds(_ url: URL) throws -> GateThresholds {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        if url.pathExtension == "json" {
+            return try JSONDecoder().decode(GateThresholds.self, from: Data(text.utf8))
+        }
+        let node = try Yams.compose(yaml: text)
+        let section = node?.mapping?["gate"] ?? node
+        guard let section else { return .default }
+        return try YAMLDecoder().decode(GateThresholds.self, from: Yams.serialize(node: section))
+    }
+}
+
+struct Baseline: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage the stored baseline that `gambit gate` compares against.", subcommands: [Update.self])
+
+    struct Update: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a new baseline from results, deliberately (private terms masked).")
+
+        @Argument(help: "Results: Reports/.gambit/results.json.")
+        var results = "Reports/.gambit/results.json"
+
+        @Option(help: "Baseline file to write.")
+        var to = "baseline.json"
+
+        func run() throws {
+            let loaded = try RunResults.load(from: URL(fileURLWithPath: results))
+            try loaded.redactingPrivateTerms().write(to: URL(fileURLWithPath: to))
+            print("baseline written to \(to) (\(loaded.systems.count) systems, suite \(loaded.run.suite.name))")
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import Reporting
+import Results
+import Runner
+
+/// Writes every report format of a run into its output folder.
+enum ReportWriter {
+    static func writeAll(_ results: RunResults, to folder: URL) throws -> [URL] {
+        try Reporter.write(results, formats: ReportFormat.allCases, to: folder, audioBase: nil)
+    }
+}
+
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Re-render reports from saved results without decoding again.")
+
+    @Argument(help: "A results file: Reports/.gambit/results.json, or a report.json.")
+    var results: String
+
+    @Option(help: "Formats: html, junit, json, markdown, trn, ctm (repeatable; default all).")
+    var format: [String] = []
+
+    @Option(help: "Output folder.")
+    var output = "Reports"
+
+    func run() throws {
+        let loaded = try RunResults.load(from: URL(fileURLWithPath: results))
+        let formats =
+            try format.isEmpty
+            ? ReportFormat.allCases
+            : format.map { name in
+                guard let format = ReportFormat(rawValue: name) else {
+                    throw ValidationError("unknown format \(name); use html, junit, json, markdown, trn or ctm")
+                }
+                return format
+            }
+        let written = try Reporter.write(loaded, formats: formats, to: URL(fileURLWithPath: output))
+        for url in written { print(url.path) }
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import Results
+import Runner
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a suite: decode every corpus with and without each variant's custom model, and measure."
+    )
+
+    @Argument(help: "Suite file (default: the shipped Corpora/suite.yaml).")
+    var suite: String = "Corpora/suite.yaml"
+
+    @Option(help: "Output folder for results, journal and reports.")
+    var output = "Reports"
+
+    @Option(help: "Decoder worker processes (default: one per core).")
+    var workers = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Run one deterministic slice: I/N (0-based), e.g. 0/4.")
+    var shard: String?
+
+    @Flag(help: "Ignore the journal and decode everything again.")
+    var fresh = false
+
+    @Flag(inversion: .prefixedNo, help: "Run decoders in a network namespace when the machine allows it.")
+    var denyNetwork = true
+
+    func run() throws {
+        var parsedShard: Shard?
+        if let shard {
+            let parts = shard.split(separator: "/").compactMap { Int($0) }
+            guard parts.count == 2, parts[1] > 0, (0..<parts[1]).contains(parts[0]) else {
+                throw ValidationError("--shard takes I/N with 0 ≤ I < N, e.g. 0/4")
+            }
+            parsedShard = Shard(index: parts[0], count: parts[1])
+        }
+        let suiteFile = try Suite.load(URL(fileURLWithPath: suite))
+        let outputURL = URL(fileURLWithPath: output)
+        let progress = Progress(interactive: isatty(STDERR_FILENO) == 1)
+        let options = RunOptions(
+            output: outputURL, workers: workers, shard: parsedShard, workerExecutable: Self.executable(),
+            fresh: fresh, denyNetwork: denyNetwork, progress: { done, total in progress.update(done, total) })
+        FileHandle.standardError.write(
+            Data(
+                "running \(suiteFile.name): \(suiteFile.corpora.count) corpora, \(suiteFile.variants.count) variants, \(workers) workers\n"
+                    .utf8))
+        let results = try Runner(suite: suiteFile, options: options).run()
+        progress.finish()
+        print(Summary.text(results))
+        let written = try ReportWriter.writeAll(results, to: outputURL)
+        print(
+            "wrote "
+                + written.map { $0.path.replacingOccurrences(of: outputURL.path + "/", with: "\(output)/") }
+                .joined(separator: ", "))
+    }
+
+    /// This executable, which the runner starts again as `gambit worker`.
+    static func executable() -> URL {
+        let path =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: path)
+    }
+}
+
+/// A progress bar on a terminal, plain lines otherwise.
+final class Progress: @unchecked Sendable {
+    // @unchecked: update is called from the runner's serialised completion callback only.
+    private let interactive: Bool
+    private var lastPrinted = -1
+
+    init(interactive: Bool) { self.interactive = interactive }
+
+    func update(_ done: Int, _ total: Int) {
+        let percent = total == 0 ? 100 : done * 100 / total
+        if interactive {
+            let width = 30
+            let filled = width * done / max(total, 1)
+            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+            FileHandle.standardError.write(Data("\r  \(bar) \(done)/\(total) utterances".utf8))
+        } else if percent / 10 != lastPrinted / 10 || done == total {
+            lastPrinted = percent
+            FileHandle.standardError.write(Data("  \(done)/\(total) utterances decoded (\(percent)%)\n".utf8))
+        }
+    }
+
+    func finish() {
+        if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
+
+struct Worker: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decoder worker process (started by `gambit run`; reads requests on stdin).", shouldDisplay: false)
+
+    func run() throws {
+        try WorkerLoop.run()
+    }
+}
+
+struct Merge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Combine the results of shards (gambit run --shard I/N) into the results of one run.")
+
+    @Argument(help: "Shard output folders or results.json files.")
+    var inputs: [String]
+
+    @Option(help: "Output folder.")
+    var output = "Reports"
+
+    func run() throws {
+        let shards = try inputs.map { input -> RunResults in
+            var url = URL(fileURLWithPath: input)
+            if !url.path.hasSuffix(".json") { url = Runner.resultsFile(in: url) }
+            return try RunResults.load(from: url)
+        }
+        let merged = try RunResults.merge(shards)
+        let outputURL = URL(fileURLWithPath: output)
+        try FileManager.default.createDirectory(at: outputURL, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: outputURL.appendingPathComponent(Runner.dataFolder), withIntermediateDirectories: true)
+        try merged.write(to: Runner.resultsFile(in: outputURL))
+        print(Summary.text(merged))
+        _ = try ReportWriter.writeAll(merged, to: outputURL)
+
+    }
+}

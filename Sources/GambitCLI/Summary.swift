@@ -1,0 +1,36 @@
+import Foundation
+import Results
+
+/// The terminal summary printed after a run.
+enum Summary {
+    static func text(_ results: RunResults) -> String {
+        func pct(_ value: Double?) -> String { value.map { String(format: "%6.2f%%", $0 * 100) } ?? "     —" }
+        var lines = ["", "corpus         system                      WER     B-WER    U-WER   term F1  utts  failed"]
+        for system in results.systems {
+            let name = system.mode == .customized ? "customized: \(system.variant ?? "")" : system.mode.rawValue
+            let m = system.metrics
+            lines.append(
+                system.corpus.padding(toLength: 15, withPad: " ", startingAt: 0)
+                    + name.padding(toLength: 24, withPad: " ", startingAt: 0)
+                    + " \(pct(m.rates.wordErrorRate))  \(pct(m.boosted?.boostedWordErrorRate))  "
+                    + "\(pct(m.boosted?.unboostedWordErrorRate))  \(pct(m.terms?.overall.f1))  "
+                    + String(format: "%4d  %6d", system.utterances.count, system.failures.failed))
+        }
+        lines.append("")
+        for comparison in results.comparisons {
+            let delta = comparison.deltaWER
+            lines.append(
+                String(
+                    format: "%@ / %@: WER %.2f%% → %.2f%% (Δ %+.2f, 95%% CI %+.2f…%+.2f)%@%@", comparison.corpus,
+                    comparison.variant, comparison.baseline.wordErrorRate * 100,
+                    comparison.customized.wordErrorRate * 100, delta.observedDelta * 100, delta.lower * 100,
+                    delta.upper * 100, comparison.significant ? ", significant" : "",
+                    comparison.oracleGainCaptured.map { String(format: ", %.0f%% of oracle gain", $0 * 100) } ?? ""))
+        }
+        lines.append("")
+        for check in results.checks {
+            lines.append("\(check.passed ? "PASS" : "FAIL")  \(check.name): \(check.message)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,307 @@
+import Foundation
+public import Results
+import Scoring
+
+/// What a finding measures.
+public enum GateMetric: String, Codable, Sendable, Equatable, CaseIterable {
+    case wer
+    case boostedWER
+    case antiContextWER
+    case finalLatencyP95
+    case realTimeFactor
+    case failedUtterances
+
+    /// A short display name.
+    public var title: String {
+        switch self {
+        case .wer: "WER"
+        case .boostedWER: "B-WER"
+        case .antiContextWER: "anti-context WER"
+        case .finalLatencyP95: "p95 final latency"
+        case .realTimeFactor: "RTF"
+        case .failedUtterances: "failed utterances"
+        }
+    }
+
+    var isRate: Bool { self == .wer || self == .boostedWER || self == .antiContextWER }
+}
+
+/// The significance of a change between two runs on the same utterances.
+public struct ChangeSignificance: Codable, Sendable, Equatable {
+    /// Paired bootstrap 95% interval of current − baseline (fraction).
+    public var interval: BootstrapInterval
+    /// MAPSSWE p-value (WER only).
+    public var matchedPairsPValue: Double?
+    /// The interval excludes 0 or MAPSSWE p < 0.05.
+    public var significant: Bool
+}
+
+/// One metric of one system, compared between the baseline run and the current run.
+public struct GateFinding: Codable, Sendable, Equatable {
+    public var corpus: String
+    /// The system, e.g. `chess/customized/chess-full`.
+    public var system: String
+    public var variant: String?
+    public var metric: GateMetric
+    /// The value in the baseline run (rates as fractions, latency in seconds).
+    public var baselineValue: Double
+    public var currentValue: Double
+    /// current − baseline.
+    public var delta: Double
+    /// The limit applied.
+    public var limit: Limit
+    /// The change is larger than a limit.
+    public var exceedsLimit: Bool
+    /// Paired significance, for rates compared on common utterances.
+    public var significance: ChangeSignificance?
+    /// The finding fails the gate: it exceeds its limit and, if required, is significant.
+    public var failed: Bool
+    /// A sentence naming the corpus, the system and the numbers.
+    public var message: String
+}
+
+/// The gate's verdict.
+public struct GateOutcome: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable, Equatable {
+        case pass
+        case regression
+        /// The inputs could not be compared (unreadable results, invalid thresholds, nothing in common).
+        case badInput
+    }
+
+    public var status: Status
+    /// Every comparison made, failing ones first.
+    public var findings: [GateFinding]
+    /// Why the input is bad, or systems present in only one run (as notes).
+    public var notes: [String]
+
+    /// Process exit code: 0 pass, 1 regression, 2 bad input.
+    public var exitCode: Int32 {
+        switch status {
+        case .pass: 0
+        case .regression: 1
+        case .badInput: 2
+        }
+    }
+
+    /// The failing findings.
+    public var failures: [GateFinding] { findings.filter(\.failed) }
+
+    /// A few lines for a terminal: the verdict, then each failure.
+    public var summary: String {
+        switch status {
+        case .badInput:
+            return "Gate: cannot compare — " + notes.joined(separator: "; ")
+        case .pass:
+            return "Gate passed: \(findings.count) comparisons, no regression beyond its threshold."
+        case .regression:
+            return "Gate failed: \(failures.count) regression(s)\n"
+                + failures.map { "  ✗ " + $0.message }.joined(separator: "\n")
+        }
+    }
+}
+
+/// Compares a run with a baseline run (e.g. the main branch) and decides whether anything got worse.
+public enum Gate {
+    /// Evaluates every system present in both runs.
+    ///
+    /// For each system: WER (or anti-context WER on anti-context corpora), B-WER for customized systems, p95 final
+    /// latency, real-time factor and failed utterances. Rates are tested for significance on the utterances both runs
+    /// decoded (paired bootstrap with the current run's settings, and MAPSSWE for WER).
+    /// - Parameters:
+    ///   - current: The run under test.
+    ///   - baseline: The reference run.
+    ///   - thresholds: Limits (see ``GateThresholds``).
+    /// - Returns: The outcome; ``GateOutcome/Status/badInput`` when the thresholds are invalid or the runs share
+    ///   no system.
+    public static func evaluate(current: RunResults, baseline: RunResults, thresholds: GateThresholds = .default)
+        -> GateOutcome
+    {
+        let problems = thresholds.problems
+        if !problems.isEmpty { return GateOutcome(status: .badInput, findings: [], notes: problems) }
+        var findings: [GateFinding] = []
+        var notes: [String] = []
+        for system in current.systems {
+            guard let old = baseline.systems.first(where: { $0.key == system.key }) else {
+                notes.append("\(system.key) is new in this run; nothing to compare it with")
+                continue
+            }
+            findings += evaluate(system, old, current: current, thresholds: thresholds)
+        }
+        for system in baseline.systems where !current.systems.contains(where: { $0.key == system.key }) {
+            notes.append("\(system.key) was in the baseline run but not in this one")
+        }
+        if findings.isEmpty {
+            return GateOutcome(
+                status: .badInput, findings: [],
+                notes: [
+                    "the runs have no system in common (suite \(current.run.suite.name) vs \(baseline.run.suite.name))"
+                ]
+                    + notes)
+        }
+        findings.sort { $0.failed && !$1.failed }
+        return GateOutcome(
+            status: findings.contains(where: \.failed) ? .regression : .pass, findings: findings, notes: notes)
+    }
+
+    /// Loads both result files and evaluates them; unreadable files give a bad-input outcome instead of an error.
+    public static func evaluate(current: URL, baseline: URL, thresholds: GateThresholds = .default) -> GateOutcome {
+        do {
+            return evaluate(
+                current: try RunResults.load(from: current), baseline: try RunResults.load(from: baseline),
+                thresholds: thresholds)
+        } catch {
+            return GateOutcome(status: .badInput, findings: [], notes: ["\(error)"])
+        }
+    }
+
+    static func evaluate(_ now: SystemResults, _ old: SystemResults, current: RunResults, thresholds: GateThresholds)
+        -> [GateFinding]
+    {
+        let anti = current.corpus(named: now.corpus)?.role == .antiContext
+        let overrides = thresholds.corpora[now.corpus]
+        var findings: [GateFinding] = []
+        let paired = Paired(old, now, current: current)
+        let werMetric: GateMetric = anti ? .antiContextWER : .wer
+        let werLimit =
+            anti ? (overrides?.antiContextWER ?? thresholds.antiContextWER) : (overrides?.wer ?? thresholds.wer)
+        findings.append(
+            finding(
+                now, werMetric, old.metrics.rates.wordErrorRate, now.metrics.rates.wordErrorRate, werLimit,
+                paired.werSignificance(current.run.settings)))
+        if now.mode == .customized, let oldBoosted = old.metrics.boosted, let nowBoosted = now.metrics.boosted,
+            !anti
+        {
+            findings.append(
+                finding(
+                    now, .boostedWER, oldBoosted.boostedWordErrorRate, nowBoosted.boostedWordErrorRate,
+                    overrides?.boostedWER ?? thresholds.boostedWER, paired.boostedSignificance(current.run.settings)))
+        }
+        if let oldLatency = old.timing.finalLatency, let nowLatency = now.timing.finalLatency {
+            findings.append(
+                finding(now, .finalLatencyP95, oldLatency.p95, nowLatency.p95, thresholds.finalLatencyP95, nil))
+        }
+        if old.timing.realTimeFactor > 0 && now.timing.realTimeFactor > 0 {
+            findings.append(
+                finding(
+                    now, .realTimeFactor, old.timing.realTimeFactor, now.timing.realTimeFactor,
+                    thresholds.realTimeFactor, nil))
+        }
+        findings.append(
+            finding(
+                now, .failedUtterances, Double(old.failures.failed), Double(now.failures.failed),
+                thresholds.failedUtterances, nil))
+        return findings
+    }
+
+    static func finding(
+        _ system: SystemResults, _ metric: GateMetric, _ before: Double, _ after: Double, _ limit: Limit,
+        _ significance: ChangeSignificance?
+    ) -> GateFinding {
+        let delta = after - before
+        // Display units: points for rates.
+        let scale = metric.isRate ? 100.0 : 1.0
+        var exceeds = false
+        if let maximum = limit.maxIncrease, delta * scale > maximum + 1e-9 { exceeds = true }
+        if let percent = limit.maxIncreasePercent, delta > 0 {
+            if before > 0 {
+                if delta / before * 100 > percent + 1e-9 { exceeds = true }
+            } else {
+                exceeds = true
+            }
+        }
+        let usesSignificance = limit.requireSignificance && significance != nil
+        let failed = exceeds && (!usesSignificance || significance!.significant)
+        let name = "\(system.corpus) · \(system.variant ?? system.mode.rawValue)"
+        func value(_ v: Double) -> String {
+            switch metric {
+            case .wer, .boostedWER, .antiContextWER: String(format: "%.2f%%", v * 100)
+            case .finalLatencyP95: String(format: "%.3f s", v)
+            case .realTimeFactor: String(format: "%.3f", v)
+            case .failedUtterances: String(Int(v))
+            }
+        }
+        let change: String
+        switch metric {
+        case .wer, .boostedWER, .antiContextWER: change = String(format: "%+.2f points", delta * 100)
+        case .finalLatencyP95: change = String(format: "%+.3f s", delta)
+        case .realTimeFactor: change = String(format: "%+.3f", delta)
+        case .failedUtterances: change = String(format: "%+d", Int(delta))
+        }
+        let relative = before > 0 ? String(format: ", %+.1f%%", delta / before * 100) : ""
+        var limits: [String] = []
+        if let maximum = limit.maxIncrease {
+            limits.append(
+                metric.isRate
+                    ? String(format: "+%.2f points", maximum)
+                    : metric == .finalLatencyP95 ? String(format: "+%.3f s", maximum) : String(format: "+%g", maximum))
+        }
+        if let percent = limit.maxIncreasePercent { limits.append(String(format: "+%g%%", percent)) }
+        let limitText = limits.isEmpty ? "no limit" : "limit " + limits.joined(separator: " or ")
+        var message =
+            "\(name): \(metric.title) \(delta > 0 ? "rose" : delta < 0 ? "fell" : "stayed") from \(value(before)) to "
+            + "\(value(after)) (\(change)\(relative)); \(limitText)"
+        if let significance {
+            let i = significance.interval
+            message += String(
+                format: "; 95%% CI [%+.2f, %+.2f] points, %@", i.lower * 100, i.upper * 100,
+                significance.significant ? "significant" : "not significant")
+        }
+        if exceeds && !failed { message += " — above the limit but not significant, so not a regression" }
+        if failed { message += " — regression" }
+        return GateFinding(
+            corpus: system.corpus, system: system.key, variant: system.variant, metric: metric, baselineValue: before,
+            currentValue: after, delta: delta, limit: limit, exceedsLimit: exceeds, significance: significance,
+            failed: failed, message: message)
+    }
+
+    /// The utterances two runs of one system have in common, paired by id.
+    struct Paired {
+        var old: [UtteranceRecord] = []
+        var now: [UtteranceRecord] = []
+        var boosted: Set<String> = []
+
+        init(_ oldSystem: SystemResults, _ nowSystem: SystemResults, current: RunResults) {
+            var byID: [String: UtteranceRecord] = [:]
+            for record in oldSystem.utterances { byID[record.id] = record }
+            for record in nowSystem.utterances {
+                guard let match = byID[record.id] else { continue }
+                old.append(match)
+                now.append(record)
+            }
+            let words = Aggregation.boostedWords(for: nowSystem, in: current)
+            boosted = Set(words.flatMap(current.run.settings.normalizer.normalize))
+        }
+
+        func werSignificance(_ settings: RunSettings) -> ChangeSignificance? {
+            guard !old.isEmpty else { return nil }
+            let a = old.map { Alignment(pairs: $0.alignment) }
+            let b = now.map { Alignment(pairs: $0.alignment) }
+            let interval = Significance.pairedBootstrap(
+                metric: "WER", errorsA: a.map(\.counts.errors), errorsB: b.map(\.counts.errors),
+                referenceWords: a.map(\.counts.referenceWords), options: settings.bootstrap)
+            let mapsswe = Significance.matchedPairs(
+                a.map { $0.pairs.map(\.operation) }, b.map { $0.pairs.map(\.operation) },
+                minimumGoodWords: settings.minimumGoodWords)
+            return ChangeSignificance(
+                interval: interval, matchedPairsPValue: mapsswe.pValue,
+                significant: interval.significant || mapsswe.pValue < 0.05)
+        }
+
+        func boostedSignificance(_ settings: RunSettings) -> ChangeSignificance? {
+            guard !old.isEmpty, !boosted.isEmpty else { return nil }
+            func rates(_ records: [UtteranceRecord]) -> [BoostedWordErrorRates] {
+                records.map {
+                    CustomizationMetrics.boostedWordErrorRates(
+                        alignments: [Alignment(pairs: $0.alignment)], boostedWords: boosted)
+                }
+            }
+            let a = rates(old)
+            let b = rates(now)
+            let interval = Significance.pairedBootstrap(
+                metric: "B-WER", errorsA: a.map(\.boostedErrors), errorsB: b.map(\.boostedErrors),
+                referenceWords: a.map(\.boostedReferenceWords), options: settings.bootstrap)
+            return ChangeSignificance(interval: interval, matchedPairsPValue: nil, significant: interval.significant)
+        }
+    }
+}

@@ -1,0 +1,138 @@
+/// How much one metric may get worse before the gate fails.
+///
+/// A change fails when it is larger than ``maxIncrease`` or (relative to the old value) larger than
+/// ``maxIncreasePercent`` — whichever limits are set — and, when ``requireSignificance`` is on, the change is also
+/// statistically significant. Decreases never fail.
+public struct Limit: Codable, Sendable, Equatable {
+    /// Largest allowed increase in the metric's display unit: percentage points for error rates (`1.0` = +1.0
+    /// point), seconds for latency, the plain ratio for the real-time factor, a count for failed utterances.
+    /// `nil`: no absolute limit.
+    public var maxIncrease: Double?
+    /// Largest allowed increase in percent of the old value (`10` = +10%). `nil`: no relative limit.
+    public var maxIncreasePercent: Double?
+    /// Fail only when the change is significant (paired bootstrap 95% interval excludes 0, or MAPSSWE p < 0.05).
+    /// Ignored for latency, the real-time factor and failures, which have no per-utterance pairing test.
+    public var requireSignificance: Bool
+
+    public init(maxIncrease: Double? = nil, maxIncreasePercent: Double? = nil, requireSignificance: Bool = false) {
+        self.maxIncrease = maxIncrease
+        self.maxIncreasePercent = maxIncreasePercent
+        self.requireSignificance = requireSignificance
+    }
+
+    enum CodingKeys: String, CodingKey { case maxIncrease, maxIncreasePercent, requireSignificance }
+
+    /// Missing keys mean “no limit” and “no significance required”.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        maxIncrease = try container.decodeIfPresent(Double.self, forKey: .maxIncrease)
+        maxIncreasePercent = try container.decodeIfPresent(Double.self, forKey: .maxIncreasePercent)
+        requireSignificance = try container.decodeIfPresent(Bool.self, forKey: .requireSignificance) ?? false
+    }
+
+    /// No limit at all: the metric is reported but never fails.
+    public static let unlimited = Limit()
+}
+
+/// The limits of the regression gate: the `gate:` section of a suite file.
+///
+/// Every field is optional in YAML or JSON; a missing one takes its default. Example:
+///
+/// ```yaml
+/// gate:
+///   wer: { maxIncrease: 1.0, maxIncreasePercent: 10, requireSignificance: true }
+///   antiContextWER: { maxIncrease: 0.5 }
+///   corpora:
+///     medical: { wer: { maxIncrease: 2.0 } }
+/// ```
+public struct GateThresholds: Codable, Sendable, Equatable {
+    /// WER of every system on a domain corpus. Default +1.0 point or +10%.
+    public var wer: Limit
+    /// B-WER of customized systems. Default +1.0 point.
+    public var boostedWER: Limit
+    /// WER of every system on an anti-context corpus. Default +1.0 point.
+    public var antiContextWER: Limit
+    /// 95th percentile of final latency after end of audio. Default +0.1 s or +25%.
+    public var finalLatencyP95: Limit
+    /// Real-time factor. Default +25%.
+    public var realTimeFactor: Limit
+    /// Utterances that failed to decode. Default: no new failures.
+    public var failedUtterances: Limit
+    /// Per-corpus overrides of ``wer``, ``boostedWER`` and ``antiContextWER``.
+    public var corpora: [String: CorpusThresholds]
+
+    public init(
+        wer: Limit = Self.defaultWER, boostedWER: Limit = Limit(maxIncrease: 1.0),
+        antiContextWER: Limit = Limit(maxIncrease: 1.0),
+        finalLatencyP95: Limit = Limit(maxIncrease: 0.1, maxIncreasePercent: 25),
+        realTimeFactor: Limit = Limit(maxIncreasePercent: 25), failedUtterances: Limit = Limit(maxIncrease: 0),
+        corpora: [String: CorpusThresholds] = [:]
+    ) {
+        self.wer = wer
+        self.boostedWER = boostedWER
+        self.antiContextWER = antiContextWER
+        self.finalLatencyP95 = finalLatencyP95
+        self.realTimeFactor = realTimeFactor
+        self.failedUtterances = failedUtterances
+        self.corpora = corpora
+    }
+
+    public static let defaultWER = Limit(maxIncrease: 1.0, maxIncreasePercent: 10)
+
+    /// The defaults: WER +1.0 point or +10%, B-WER +1.0 point, anti-context WER +1.0 point, p95 final latency
+    /// +0.1 s or +25%, RTF +25%, no new failed utterances.
+    public static let `default` = GateThresholds()
+
+    enum CodingKeys: String, CodingKey {
+        case wer, boostedWER, antiContextWER, finalLatencyP95, realTimeFactor, failedUtterances, corpora
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = GateThresholds.default
+        wer = try c.decodeIfPresent(Limit.self, forKey: .wer) ?? d.wer
+        boostedWER = try c.decodeIfPresent(Limit.self, forKey: .boostedWER) ?? d.boostedWER
+        antiContextWER = try c.decodeIfPresent(Limit.self, forKey: .antiContextWER) ?? d.antiContextWER
+        finalLatencyP95 = try c.decodeIfPresent(Limit.self, forKey: .finalLatencyP95) ?? d.finalLatencyP95
+        realTimeFactor = try c.decodeIfPresent(Limit.self, forKey: .realTimeFactor) ?? d.realTimeFactor
+        failedUtterances = try c.decodeIfPresent(Limit.self, forKey: .failedUtterances) ?? d.failedUtterances
+        corpora = try c.decodeIfPresent([String: CorpusThresholds].self, forKey: .corpora) ?? [:]
+    }
+
+    /// Problems that make the thresholds unusable (negative limits), as messages.
+    public var problems: [String] {
+        var problems: [String] = []
+        var limits: [(String, Limit)] = [
+            ("wer", wer), ("boostedWER", boostedWER), ("antiContextWER", antiContextWER),
+            ("finalLatencyP95", finalLatencyP95), ("realTimeFactor", realTimeFactor),
+            ("failedUtterances", failedUtterances),
+        ]
+        for (name, corpus) in corpora.sorted(by: { $0.key < $1.key }) {
+            limits += [corpus.wer, corpus.boostedWER, corpus.antiContextWER].enumerated().compactMap { index, limit in
+                limit.map { ("corpora.\(name).\(["wer", "boostedWER", "antiContextWER"][index])", $0) }
+            }
+        }
+        for (name, limit) in limits {
+            if let value = limit.maxIncrease, value < 0 || !value.isFinite {
+                problems.append("gate.\(name).maxIncrease is \(value); it must be zero or positive")
+            }
+            if let value = limit.maxIncreasePercent, value < 0 || !value.isFinite {
+                problems.append("gate.\(name).maxIncreasePercent is \(value); it must be zero or positive")
+            }
+        }
+        return problems
+    }
+}
+
+/// Overrides for one corpus; `nil` fields fall back to the suite-wide limits.
+public struct CorpusThresholds: Codable, Sendable, Equatable {
+    public var wer: Limit?
+    public var boostedWER: Limit?
+    public var antiContextWER: Limit?
+
+    public init(wer: Limit? = nil, boostedWER: Limit? = nil, antiContextWER: Limit? = nil) {
+        self.wer = wer
+        self.boostedWER = boostedWER
+        self.antiContextWER = antiContextWER
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Results
+import Scoring
+
+/// Number and text formatting shared by the renderers, independent of the locale.
+enum Format {
+    /// `12.50%`.
+    static func percent(_ value: Double, digits: Int = 2) -> String {
+        String(format: "%.\(digits)f%%", value * 100)
+    }
+
+    /// `12.50%`, or an em dash for `nil`.
+    static func percent(_ value: Double?) -> String { value.map { percent($0) } ?? "—" }
+
+    /// A change in percentage points with a true minus sign: `−3.20`, `+0.50`, `±0.00`.
+    static func points(_ delta: Double, digits: Int = 2) -> String {
+        let text = String(format: "%.\(digits)f", abs(delta) * 100)
+        if Double(text) == 0 { return "±" + text }
+        return (delta < 0 ? "−" : "+") + text
+    }
+
+    /// `[−5.00, +1.20]` in percentage points.
+    static func interval(_ interval: BootstrapInterval) -> String {
+        "[\(points(interval.lower)), \(points(interval.upper))]"
+    }
+
+    /// Seconds with three decimals: `0.412 s`.
+    static func seconds(_ value: Double?) -> String {
+        value.map { String(format: "%.3f s", $0) } ?? "—"
+    }
+
+    /// `0.305`.
+    static func decimal(_ value: Double, digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
+
+    /// A measured value or threshold in its unit.
+    static func measure(_ value: Double?, unit: String) -> String {
+        guard let value else { return "—" }
+        switch unit {
+        case "fraction": return percent(value)
+        case "seconds": return seconds(value)
+        case "count": return String(Int(value.rounded()))
+        default: return String(format: "%.4g", value)
+        }
+    }
+
+    /// Escapes text for HTML and XML content and attribute values.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            default:
+                // Control characters are not allowed in XML 1.0.
+                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    /// The display name of a system: the variant, or the mode.
+    static func systemName(_ system: SystemResults) -> String { system.variant ?? system.mode.rawValue }
+}
+
+/// Writes bytes atomically, creating the directory.
+enum AtomicFile {
+    static func write(_ text: String, to url: URL) throws {
+        try write(Data(text.utf8), to: url)
+    }
+
+    static func write(_ data: Data, to url: URL) throws {
+        do {
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw ReportError.unwritable(path: url.path, detail: error.localizedDescription)
+        }
+    }
+}
+
+/// Why a report could not be written.
+public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unwritable(path: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .unwritable(let path, let detail):
+            return "\(path): cannot write the report (\(detail)). Check that the output directory is writable."
+        }
+    }
+}

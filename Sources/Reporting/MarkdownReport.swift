@@ -1,0 +1,87 @@
+import Results
+import Scoring
+
+/// A short Markdown summary for a pull-request comment or a CI job summary (`$GITHUB_STEP_SUMMARY`).
+public struct MarkdownReport: Sendable {
+    public var results: RunResults
+
+    /// - Parameter results: Results to render; redact them first (``Reporter`` does).
+    public init(_ results: RunResults) { self.results = results }
+
+    /// The Markdown text.
+    public func render() -> String {
+        var out = ""
+        func line(_ text: String = "") { out += text + "\n" }
+        let passed = results.checks.filter(\.passed).count
+        let allPassed = passed == results.checks.count
+        line("## \(allPassed ? "✅" : "❌") Gambit — \(results.run.suite.name)")
+        line()
+        let denial = results.networkDenial
+        line(
+            "\(passed) of \(results.checks.count) checks passed · \(results.run.engine.name) "
+                + "\(results.run.engine.version) · on-device: \(denial.verified ? "verified" : "not verified") "
+                + "(\(denial.method)) · \(results.run.createdAt)")
+        for corpus in results.corpora {
+            let comparisons = results.comparisons.filter { $0.corpus == corpus.name }
+            guard let baseline = results.system(corpus: corpus.name, mode: .baseline) else { continue }
+            line()
+            line(
+                "### \(corpus.name) · \(corpus.role == .domain ? "domain" : "anti-context") · "
+                    + "\(corpus.utteranceCount) utterances · baseline WER \(Format.percent(baseline.metrics.rates.wordErrorRate))"
+            )
+            guard !comparisons.isEmpty else { continue }
+            line()
+            line("| Variant | WER | ΔWER [95% CI] | B-WER | ΔB-WER [95% CI] | U-WER | ΔU-WER | Term F1 | Oracle gain |")
+            line("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+            for c in comparisons {
+                func delta(_ interval: BootstrapInterval?) -> String {
+                    guard let interval else { return "—" }
+                    return
+                        "\(Format.points(interval.observedDelta)) \(Format.interval(interval))"
+                        + (interval.significant ? " ✱" : "")
+                }
+                let wer =
+                    "\(Format.points(c.deltaWER.observedDelta)) \(Format.interval(c.deltaWER))"
+                    + (c.significant ? " ✱" : "")
+                line(
+                    "| \(c.variant) | \(Format.percent(c.customized.wordErrorRate)) | \(wer) | "
+                        + "\(Format.percent(c.customized.boostedWordErrorRate)) | \(delta(c.deltaBoostedWER)) | "
+                        + "\(Format.percent(c.customized.unboostedWordErrorRate)) | \(delta(c.deltaUnboostedWER)) | "
+                        + "\(c.customized.termF1.map { Format.decimal($0) } ?? "—") | "
+                        + "\(c.oracleGainCaptured.map { Format.percent($0, digits: 0) } ?? "—") |")
+            }
+        }
+        line()
+        line("Δ in percentage points, customized − baseline (negative is better); ✱ significant at 95%.")
+        if !results.checks.isEmpty {
+            line()
+            line("### Checks")
+            line()
+            line("| | Check | Measured | Threshold | Details |")
+            line("|---|---|---:|---:|---|")
+            for check in results.checks {
+                line(
+                    "| \(check.passed ? "✅" : "❌") | \(cell(check.name)) | "
+                        + "\(Format.measure(check.measured, unit: check.unit)) | "
+                        + "\(Format.measure(check.threshold, unit: check.unit)) | \(cell(check.message)) |")
+            }
+        }
+        line()
+        line("### Cost")
+        line()
+        line("| System | RTF | RTFx | p50 / p95 final latency | Peak RSS | Failed |")
+        line("|---|---:|---:|---:|---:|---:|")
+        for system in results.systems {
+            let t = system.timing
+            line(
+                "| \(system.key) | \(Format.decimal(t.realTimeFactor)) | \(Format.decimal(t.inverseRealTimeFactor, digits: 2)) | "
+                    + "\(Format.seconds(t.finalLatency?.p50)) / \(Format.seconds(t.finalLatency?.p95)) | "
+                    + "\(Format.decimal(t.peakResidentMegabytes, digits: 0)) MB | \(system.failures.failed) |")
+        }
+        return out
+    }
+
+    private func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import LanguageModel
+import Results
+
+/// The run's pass/fail checks: on-device enforcement, the customization canary, the anti-context
+/// guard, boosted-word gain and decoding failures.
+enum Checks {
+    /// Anti-context corpora may get worse by at most this many WER points (absolute).
+    static let antiContextTolerance = 1.0
+
+    static func evaluate(
+        _ results: RunResults, artifacts: [String: PreparedArtifact], responses: [String: WorkResponse],
+        items: [WorkRequest]
+    ) -> [Check] {
+        var checks: [Check] = []
+        let denial = results.networkDenial
+        checks.append(
+            Check(
+                name: "network denied while decoding", kind: .onDevice, passed: denial.verified,
+                unit: "", message: "\(denial.method): \(denial.detail)"))
+
+        for system in results.systems where system.mode == .customized {
+            let served = system.utterances.filter { $0.failure == nil }
+            let ignored = served.filter { $0.customization != .applied }.count
+            checks.append(
+                Check(
+                    name: "customization applied on-device: \(system.corpus) / \(system.variant ?? "")",
+                    kind: .onDevice, passed: ignored == 0 && !served.isEmpty, measured: Double(ignored), threshold: 0,
+                    unit: "utterances", corpus: system.corpus, variant: system.variant,
+                    message: ignored == 0
+                        ? "all \(served.count) utterances decoded with the customized model"
+                        : "\(ignored) of \(served.count) utterances were served without customization"))
+        }
+
+        for variant in results.variants {
+            guard let artifact = artifacts[variant.name] else { continue }
+            checks.append(canary(variant, artifact: artifact, responses: responses, items: items))
+        }
+
+        for comparison in results.comparisons {
+            guard let corpus = results.corpus(named: comparison.corpus) else { continue }
+            let baseline = comparison.baseline.wordErrorRate * 100
+            let customized = comparison.customized.wordErrorRate * 100
+            if corpus.role == .antiContext {
+                let delta = customized - baseline
+                checks.append(
+                    Check(
+                        name: "anti-context WER: \(corpus.name) / \(comparison.variant)", kind: .antiContext,
+                        passed: delta <= antiContextTolerance, measured: delta, threshold: antiContextTolerance,
+                        unit: "WER points", corpus: corpus.name, variant: comparison.variant,
+                        message: String(
+                            format: "WER %.2f%% → %.2f%% (%+.2f points; at most %+.1f allowed)", baseline, customized,
+                            delta, antiContextTolerance)))
+            } else if let before = comparison.baseline.boostedWordErrorRate,
+                let after = comparison.customized.boostedWordErrorRate
+            {
+                checks.append(
+                    Check(
+                        name: "boosted-word gain: \(corpus.name) / \(comparison.variant)", kind: .boostedGain,
+                        passed: after < before || before == 0, measured: (after - before) * 100, threshold: 0,
+                        unit: "B-WER points", corpus: corpus.name, variant: comparison.variant,
+                        message: String(format: "B-WER %.2f%% → %.2f%%", before * 100, after * 100)))
+            }
+        }
+
+        let failed = results.systems.reduce(0) { $0 + $1.failures.failed }
+        let crashed = results.systems.reduce(0) { $0 + $1.failures.crashed }
+        checks.append(
+            Check(
+                name: "every utterance decoded", kind: .failures, passed: failed == 0, measured: Double(failed),
+                threshold: 0, unit: "utterances",
+                message: failed == 0
+                    ? "no failures (\(crashed) worker crashes recovered by a retry)"
+                    : "\(failed) utterance decodings failed (\(crashed) after worker crashes); see the per-utterance view"
+            ))
+        return checks
+    }
+
+    /// Proves the customization was applied: the decoder reported the artifact's fingerprint, and the
+    /// training phrases score better under the interpolated model than under the base model alone.
+    static func canary(
+        _ variant: VariantInfo, artifact: PreparedArtifact, responses: [String: WorkResponse], items: [WorkRequest]
+    ) -> Check {
+        let reported = Set(
+            items.filter {
+                $0.configuration?.fingerprint == artifact.manifest.fingerprint && $0.configuration?.grammar == nil
+            }
+            .compactMap { responses[$0.key]?.appliedFingerprint })
+        let fingerprintOK = reported == [artifact.manifest.fingerprint]
+        var better = 0
+        var phrases = 0
+        var detail = ""
+        do {
+            let base = try SphinxLanguageModel(contentsOf: AcousticModelPaths.baseLanguageModel)
+            let custom = try SphinxLanguageModel(contentsOf: artifact.languageModel, sharingLogTablesWith: base)
+            let mixed = try base.interpolated(with: custom, weight: variant.weight)
+            let arpa = (try? String(contentsOf: artifact.arpa, encoding: .utf8)) ?? ""
+            let samples = CanaryPhrases.sample(fromARPA: arpa, limit: 20)
+            for words in samples {
+                phrases += 1
+                if mixed.logProbability(of: words) > base.logProbability(of: words) { better += 1 }
+            }
+        } catch {
+            detail = " (\(error))"
+        }
+        let passed = fingerprintOK && phrases > 0 && better == phrases
+        return Check(
+            name: "canary: \(variant.name)", kind: .canary, passed: passed, measured: Double(better),
+            threshold: Double(phrases), unit: "phrases",
+            variant: variant.name,
+            message: (fingerprintOK
+                ? "decoder reported the artifact's fingerprint \(artifact.manifest.fingerprint.prefix(12))…; "
+                : "decoder reported \(reported.map { String($0.prefix(12)) }.sorted()), expected "
+                    + "\(artifact.manifest.fingerprint.prefix(12))… (stale or wrong artifact); ")
+                + "\(better) of \(phrases) training trigrams score higher under the customized model than the base\(detail)"
+        )
+    }
+}
+
+/// Where the base language model lives (for the canary's scoring).
+enum AcousticModelPaths {
+    static var baseLanguageModel: URL { Toolchain.sharedModel.languageModel }
+}
+
+/// Short word sequences taken from the custom model's own trigrams, to score under both models.
+enum CanaryPhrases {
+    static func sample(fromARPA text: String, limit: Int) -> [[String]] {
+        var inTrigrams = false
+        var found: [[String]] = []
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("\\3-grams:") {
+                inTrigrams = true
+                continue
+            }
+            if line.hasPrefix("\\") { inTrigrams = false }
+            guard inTrigrams else { continue }
+            // ARPA lines: log10 probability, the n-gram, optional backoff; tab- or space-separated.
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().prefix(3).map(String.init)
+            if words.count == 3, !words.contains(where: { $0.hasPrefix("<") }) { found.append(words) }
+        }
+        guard found.count > limit else { return found }
+        let step = Double(found.count) / Double(limit)
+        return (0..<limit).map { found[Int(Double($0) * step)] }
+    }
+}

@@ -1,0 +1,370 @@
+import Corpus
+import Crypto
+import Foundation
+import LanguageModel
+import Recognition
+import Results
+import Scoring
+import TrainingData
+
+/// How to run a suite.
+public struct RunOptions: Sendable {
+    /// Where results, the journal and reports go.
+    public var output: URL
+    /// Decoder worker processes; output is the same whatever the number.
+    public var workers: Int
+    /// Run only slice `index` of `count` (utterances are assigned by a hash of their id).
+    public var shard: Shard?
+    /// The `gambit` executable the workers run.
+    public var workerExecutable: URL
+    /// Forget the journal and decode everything again.
+    public var fresh: Bool
+    /// Start workers in a network namespace when possible.
+    public var denyNetwork: Bool
+    /// Called with (done, total) as utterances finish.
+    public var progress: (@Sendable (Int, Int) -> Void)?
+    /// Test hook: utterance ids whose first decoding attempt crashes the worker.
+    public var crashOnceForTesting: Set<String>
+
+    public init(
+        output: URL, workers: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard? = nil,
+        workerExecutable: URL, fresh: Bool = false, denyNetwork: Bool = true,
+        progress: (@Sendable (Int, Int) -> Void)? = nil, crashOnceForTesting: Set<String> = []
+    ) {
+        self.output = output
+        self.workers = workers
+        self.shard = shard
+        self.workerExecutable = workerExecutable
+        self.fresh = fresh
+        self.denyNetwork = denyNetwork
+        self.progress = progress
+        self.crashOnceForTesting = crashOnceForTesting
+    }
+}
+
+/// The main job: pairs corpora with training-data variants, prepares each custom model, decodes with
+/// and without customization (and against the oracle grammar), and measures.
+public final class Runner {
+    public static let version = "0.1.0"
+    /// The run's raw data (unredacted results and the journal) lives in this hidden folder of the
+    /// output: it holds private training data in clear and is never published. Reports beside it
+    /// are redacted.
+    public static let dataFolder = ".gambit"
+    public static let resultsName = "results.json"
+    public static let journalName = "journal.jsonl"
+
+    /// Where a run's unredacted results are written under an output folder.
+    public static func resultsFile(in output: URL) -> URL {
+        output.appendingPathComponent(dataFolder).appendingPathComponent(resultsName)
+    }
+
+    let suite: Suite
+    let options: RunOptions
+    let toolchain: Toolchain
+    let settings: RunSettings
+
+    public init(suite: Suite, options: RunOptions, toolchain: Toolchain = Toolchain()) {
+        self.suite = suite
+        self.options = options
+        self.toolchain = toolchain
+        self.settings = RunSettings(
+            workers: options.workers, normalizer: .standard, alignmentMode: .sclite,
+            bootstrap: BootstrapOptions(), minimumGoodWords: 2)
+    }
+
+    /// One system to decode a corpus with.
+    struct System {
+        var corpus: Suite.Corpus
+        var mode: SystemMode
+        var variant: Suite.Variant?
+        var configuration: LanguageModelConfiguration?
+        var fingerprint: String
+        var terms: [String]
+    }
+
+    /// Runs the suite and writes `results.json` under the output folder.
+    public func run() throws -> RunResults {
+        let dataFolder = options.output.appendingPathComponent(Self.dataFolder)
+        try FileManager.default.createDirectory(at: dataFolder, withIntermediateDirectories: true)
+        var corpusEntries: [String: [CorpusEntry]] = [:]
+        for corpus in suite.corpora { corpusEntries[corpus.name] = try entries(of: corpus) }
+
+        var variantInfos: [VariantInfo] = []
+        var artifacts: [String: PreparedArtifact] = [:]
+        var pronunciations: [CustomPronunciation] = []
+        for variant in suite.variants {
+            let data = try Toolchain.loadTrainingData(variant.training)
+            pronunciations += data.pronunciations
+            let (artifact, _) = try toolchain.prepare(variant.training, options: variant.prepareOptions)
+            artifacts[variant.name] = artifact
+            let manifest = artifact.manifest
+            let t = manifest.timings
+            variantInfos.append(
+                VariantInfo(
+                    name: variant.name, trainingDataFile: relative(variant.training), weight: variant.weight,
+                    isPrivate: manifest.isPrivate, samplesUsed: manifest.samples, sampleBudget: manifest.sampleBudget,
+                    artifactFingerprint: manifest.fingerprint,
+                    prepareSeconds: PrepareTimings(
+                        expand: t.validate + t.count, estimate: t.estimate, write: t.writeARPA + t.vocabulary,
+                        compileBinary: t.compileBinary),
+                    boostedWords: manifest.boostedWords, multiWordTerms: manifest.boostedTerms,
+                    templates: manifest.templates.isEmpty
+                        ? nil
+                        : SlotTemplates(
+                            templates: manifest.templates.map(\.tokens),
+                            classes: manifest.templates.reduce(into: [:]) { $0.merge($1.classes) { a, _ in a } })))
+        }
+
+        var systems: [System] = []
+        for corpus in suite.corpora {
+            let variants = suite.variants(for: corpus)
+            let allTerms = Array(Set(variants.flatMap { artifacts[$0.name]!.manifest.boostedTerms })).sorted()
+            if suite.modes.contains(.baseline) {
+                systems.append(
+                    System(
+                        corpus: corpus, mode: .baseline, variant: nil, configuration: nil, fingerprint: "baseline",
+                        terms: allTerms))
+            }
+            if suite.modes.contains(.customized) {
+                for variant in variants {
+                    let artifact = artifacts[variant.name]!
+                    systems.append(
+                        System(
+                            corpus: corpus, mode: .customized, variant: variant,
+                            configuration: Toolchain.configuration(artifact, weight: variant.weight),
+                            fingerprint: "\(artifact.manifest.fingerprint)@\(variant.weight)",
+                            terms: artifact.manifest.boostedTerms))
+                }
+            }
+            if suite.modes.contains(.oracle), let entries = corpusEntries[corpus.name], !entries.isEmpty {
+                let configuration = try oracle(corpus, entries: entries, pronunciations: pronunciations)
+                systems.append(
+                    System(
+                        corpus: corpus, mode: .oracle, variant: nil, configuration: configuration,
+                        fingerprint: "oracle:\(configuration.fingerprint ?? "")", terms: allTerms))
+            }
+        }
+
+        // Work items, content-keyed, in a fixed order; a shard keeps its slice of utterances.
+        var audioHashes: [String: String] = [:]
+        var items: [(system: Int, index: Int, entry: CorpusEntry, request: WorkRequest)] = []
+        let model = toolchain.model
+        let decoderSettings = DecoderSettings().commandLine.joined(separator: " ")
+        for (s, system) in systems.enumerated() {
+            for (index, entry) in (corpusEntries[system.corpus.name] ?? []).enumerated() {
+                if let shard = options.shard, Self.shardIndex(entry.id, count: shard.count) != shard.index { continue }
+                let audioHash = audioHashes[entry.audio.path] ?? Self.hashFile(entry.audio)
+                audioHashes[entry.audio.path] = audioHash
+                let streamed =
+                    system.mode != .oracle && index < suite.streaming.utterances
+                    ? suite.streaming.chunkMilliseconds : nil
+                let key = Self.sha256(
+                    [audioHash, system.fingerprint, model.fingerprint, decoderSettings, "\(streamed ?? 0)"]
+                        .joined(separator: "|"))
+                let request = WorkRequest(
+                    key: key, audio: entry.audio.path, configuration: system.configuration,
+                    streamingChunkMilliseconds: streamed, terms: system.terms, crashForTesting: nil)
+                items.append((s, index, entry, request))
+            }
+        }
+
+        // Resume: what the journal already has is not decoded again.
+        let journalURL = dataFolder.appendingPathComponent(Self.journalName)
+        if options.fresh { try? FileManager.default.removeItem(at: journalURL) }
+        var done = Journal.read(journalURL)
+        let journal = try Journal(appendingTo: journalURL)
+        var pending: [WorkRequest] = []
+        var queued = Set<String>()
+        for item in items where done[item.request.key] == nil && queued.insert(item.request.key).inserted {
+            var request = item.request
+            if options.crashOnceForTesting.contains(item.entry.id) { request.crashForTesting = true }
+            pending.append(request)
+        }
+        let pool = WorkerPool(
+            executable: options.workerExecutable, count: options.workers, denyNetwork: options.denyNetwork)
+        let total = pending.count
+        let collected = Collector()
+        try pool.run(pending) { [progress = options.progress] response in
+            journal.append(response)
+            let count = collected.add(response)
+            progress?(count, total)
+        }
+        for response in collected.responses { done[response.key] = response }
+        journal.close()
+
+        // Results: per-utterance records, then every aggregate through Scoring.
+        var systemResults: [SystemResults] = []
+        for (s, system) in systems.enumerated() {
+            var records: [UtteranceRecord] = []
+            var load = 0.0
+            var peak = 0.0
+            for item in items where item.system == s {
+                guard let response = done[item.request.key] else { continue }
+                var record = Aggregation.record(
+                    id: item.entry.id, index: item.index, audioPath: item.entry.audio.path,
+                    speaker: item.entry.speaker, reference: item.entry.text, hypothesis: response.hypothesis,
+                    settings: settings)
+                record.decodeSeconds = response.decodeSeconds
+                record.audioSeconds = response.audioSeconds
+                record.latency = response.latency
+                record.words = response.words
+                record.customization = response.customization
+                record.failure = response.failure
+                record.retries = response.retries
+                record.crashed = response.crashed
+                records.append(record)
+                load = max(load, response.modelLoadSeconds)
+                peak = max(peak, response.peakResidentMegabytes)
+            }
+            systemResults.append(
+                SystemResults(
+                    corpus: system.corpus.name, mode: system.mode, variant: system.variant?.name,
+                    metrics: SystemMetrics(
+                        rates: Rates(
+                            counts: ErrorCounts(), utterances: 0, utterancesWithErrors: 0, referenceCharacters: 0,
+                            characterErrors: 0)),
+                    utterances: records,
+                    timing: SystemTiming(
+                        modelLoadSeconds: load, decodeWallSeconds: records.reduce(0) { $0 + $1.decodeSeconds },
+                        peakResidentMegabytes: peak),
+                    failures: FailureCounts(records)))
+        }
+        let corpora = suite.corpora.map { corpus in
+            let entries = corpusEntries[corpus.name] ?? []
+            let baseline = systemResults.first { $0.corpus == corpus.name }
+            return CorpusInfo(
+                name: corpus.name, role: corpus.role, split: corpus.split ?? "all",
+                utteranceCount: baseline?.utterances.count ?? entries.count,
+                audioSeconds: baseline?.utterances.reduce(0) { $0 + $1.audioSeconds } ?? 0)
+        }
+        let info = RunInfo(
+            gambitVersion: Self.version, createdAt: ISO8601DateFormatter().string(from: Date()),
+            suite: SuiteInfo(name: suite.name, path: relative(suite.file), contentHash: suite.contentHash),
+            shard: options.shard, settings: settings,
+            engine: EngineInfo(
+                name: "PocketSphinx", version: "5prealpha (Debian 0.8+5prealpha+1)",
+                acousticModelPath: model.hmm.path, acousticModelFingerprint: model.fingerprint,
+                decoderArguments: DecoderSettings().commandLine))
+        var results = RunResults(
+            run: info, networkDenial: pool.networkEvidence, variants: variantInfos, corpora: corpora,
+            systems: systemResults
+        ).recomputingAggregates()
+        results.checks = Checks.evaluate(results, artifacts: artifacts, responses: done, items: items.map(\.request))
+        try results.write(to: Self.resultsFile(in: options.output))
+        return results
+    }
+
+    /// Loads a corpus's entries, synthesising its audio first when the suite gives texts and the
+    /// manifest or audio is missing.
+    func entries(of corpus: Suite.Corpus) throws -> [CorpusEntry] {
+        if let texts = corpus.texts {
+            let folder = corpus.manifest.deletingLastPathComponent()
+            _ = try Synthesizer().build(texts: texts, output: folder)
+        }
+        let all = try CorpusManifest.load(corpus.manifest, audioFolder: corpus.audioFolder)
+        guard let split = corpus.split else { return all }
+        return all.filter { $0.split == nil || $0.split == split }
+    }
+
+    /// The oracle: a closed grammar of the corpus's own reference sentences, with a vocabulary that
+    /// covers their words (pronunciations from every variant, spelling for the rest).
+    func oracle(_ corpus: Suite.Corpus, entries: [CorpusEntry], pronunciations: [CustomPronunciation]) throws
+        -> LanguageModelConfiguration
+    {
+        let sentences = Array(
+            Set(entries.map { WordTokenizer.tokenize($0.text).joined(separator: " ") }.filter { !$0.isEmpty })
+        ).sorted()
+        var data = CustomLanguageModelData(
+            locale: Locale(identifier: "en_US"), identifier: "gambit.oracle.\(corpus.name)", version: "1")
+        for sentence in sentences { data.insert(phrase: sentence, count: 1) }
+        var seen = Set<String>()
+        for pronunciation in pronunciations where seen.insert(pronunciation.grapheme.lowercased()).inserted {
+            data.insert(term: pronunciation)
+        }
+        let folder = toolchain.cacheFolder.appendingPathComponent("oracle")
+            .appendingPathComponent(Self.sha256(corpus.manifest.path).prefix(12).description)
+        let artifact = try toolchain.compiler.prepare(data, output: folder).artifact
+        let grammar =
+            "#JSGF V1.0;\ngrammar oracle;\npublic <sentence> = "
+            + sentences.map { "( \($0) )" }.joined(separator: "\n    | ") + " ;\n"
+        var configuration = Toolchain.configuration(artifact, weight: 1)
+        configuration.grammar = grammar
+        configuration.fingerprint = Self.sha256(grammar + artifact.manifest.fingerprint)
+        return configuration
+    }
+
+    func relative(_ url: URL) -> String {
+        let base = FileManager.default.currentDirectoryPath + "/"
+        return url.path.hasPrefix(base) ? String(url.path.dropFirst(base.count)) : url.path
+    }
+
+    static func shardIndex(_ id: String, count: Int) -> Int {
+        let digest = SHA256.hash(data: Data(id.utf8))
+        let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return Int(value % UInt64(count))
+    }
+
+    static func sha256(_ text: String) -> String {
+        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func hashFile(_ url: URL) -> String {
+        guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return "missing:\(url.path)" }
+        return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// Collects responses from worker threads.
+final class Collector: @unchecked Sendable {
+    // @unchecked: only mutated inside WorkerPool's completion callback, which the pool serialises.
+    private(set) var responses: [WorkResponse] = []
+
+    func add(_ response: WorkResponse) -> Int {
+        responses.append(response)
+        return responses.count
+    }
+}
+
+/// Append-only record of finished utterances: one JSON line each, flushed as it is written, so a
+/// crash or `kill -9` loses at most the line being written (which is then ignored).
+final class Journal: @unchecked Sendable {
+    // @unchecked: append is only called from WorkerPool's serialised completion callback.
+    private let handle: FileHandle
+
+    init(appendingTo url: URL) throws {
+        if !FileManager.default.fileExists(atPath: url.path) {
+            FileManager.default.createFile(atPath: url.path, contents: nil)
+        }
+        handle = try FileHandle(forWritingTo: url)
+        let end = try handle.seekToEnd()
+        // A run killed mid-write leaves a torn last line: end it so the next line starts clean.
+        if end > 0, let reader = try? FileHandle(forReadingFrom: url) {
+            try reader.seek(toOffset: end - 1)
+            if reader.readData(ofLength: 1) != Data("\n".utf8) { try handle.write(contentsOf: Data("\n".utf8)) }
+            try? reader.close()
+        }
+    }
+
+    func append(_ response: WorkResponse) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard var data = try? encoder.encode(response) else { return }
+        data.append(UInt8(ascii: "\n"))
+        try? handle.write(contentsOf: data)
+        try? handle.synchronize()
+    }
+
+    func close() { try? handle.close() }
+
+    /// Finished work by key; a torn last line is skipped.
+    static func read(_ url: URL) -> [String: WorkResponse] {
+        guard let data = try? Data(contentsOf: url) else { return [:] }
+        var done: [String: WorkResponse] = [:]
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            guard let response = try? JSONDecoder().decode(WorkResponse.self, from: Data(line)) else { continue }
+            // A crashed attempt is retried on resume; a normal answer is final.
+            if response.failure == nil || !response.crashed { done[response.key] = response }
+        }
+        return done
+    }
+}

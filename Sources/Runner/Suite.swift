@@ -1,0 +1,204 @@
+import Crypto
+import Foundation
+import LanguageModel
+import Results
+import Yams
+
+/// An experiment: which corpora to decode, which training-data variants to compare against the
+/// baseline, in which modes, and the thresholds CI gates on. Read from YAML; paths are relative to
+/// the suite file.
+///
+/// ```yaml
+/// name: shipped
+/// corpora:
+///   - {name: chess, manifest: chess/manifest.jsonl, role: domain, split: test, texts: chess/texts.tsv}
+///   - {name: general, manifest: general/manifest.jsonl, role: anti-context}
+/// variants:
+///   - {name: chess-full, training: chess/training/full.yaml, weight: 0.5, corpora: [chess]}
+/// modes: [baseline, customized, oracle]
+/// streaming: {utterances: 10, chunkMilliseconds: 100}
+/// ```
+public struct Suite: Sendable, Equatable {
+    public struct Corpus: Sendable, Equatable, Codable {
+        public var name: String
+        /// JSONL, NeMo or trn manifest.
+        public var manifest: URL
+        public var role: CorpusRole
+        /// Only entries of this split (`dev`, `test`); nil for all.
+        public var split: String?
+        /// Texts to synthesise the audio from when it is missing (`gambit corpus synth`).
+        public var texts: URL?
+        /// Audio folder for trn manifests.
+        public var audioFolder: URL?
+    }
+
+    public struct Variant: Sendable, Equatable, Codable {
+        public var name: String
+        public var training: URL
+        public var weight: Double
+        /// Domain corpora this variant is evaluated on (anti-context corpora always are); nil for all.
+        public var corpora: [String]?
+        /// Overrides the compiler's background mass for this variant (see `PrepareOptions`).
+        public var backgroundMass: Double?
+
+        /// Compiler options for this variant.
+        public var prepareOptions: PrepareOptions {
+            var options = PrepareOptions()
+            if let backgroundMass { options.backgroundMass = backgroundMass }
+            return options
+        }
+    }
+
+    /// How much streaming simulation to run.
+    public struct Streaming: Sendable, Equatable, Codable {
+        /// Utterances per corpus and system to stream (the first ones of the corpus); 0 turns it off.
+        public var utterances: Int
+        public var chunkMilliseconds: Int
+    }
+
+    public var name: String
+    public var file: URL
+    public var corpora: [Corpus]
+    public var variants: [Variant]
+    public var modes: [SystemMode]
+    public var streaming: Streaming
+    /// SHA-256 of the suite file's bytes.
+    public var contentHash: String
+
+    /// Reads a suite file.
+    ///
+    /// - Throws: ``RunnerError/invalidSuite(path:line:message:)`` naming the line of the problem.
+    public static func load(_ url: URL) throws -> Suite {
+        guard let data = try? Data(contentsOf: url) else {
+            throw RunnerError.invalidSuite(path: url.path, line: nil, message: "cannot read the suite file")
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw RunnerError.invalidSuite(path: url.path, line: nil, message: "malformed YAML: \(error)")
+        }
+        guard let root = node?.mapping else {
+            throw RunnerError.invalidSuite(path: url.path, line: 1, message: "expected a mapping at the top level")
+        }
+        let folder = url.deletingLastPathComponent()
+        func fail(_ node: Node?, _ message: String) -> RunnerError {
+            .invalidSuite(path: url.path, line: node.flatMap { $0.mark.map { $0.line } }, message: message)
+        }
+        func string(_ mapping: Node.Mapping, _ key: String, required: Bool = true) throws -> String? {
+            guard let value = mapping[key] else {
+                if required { throw fail(Node.mapping(mapping), "missing key '\(key)'") }
+                return nil
+            }
+            guard let scalar = value.scalar?.string else { throw fail(value, "'\(key)' must be a string") }
+            return scalar
+        }
+        func path(_ text: String) -> URL {
+            text.hasPrefix("/") ? URL(fileURLWithPath: text) : folder.appendingPathComponent(text).standardizedFileURL
+        }
+
+        var corpora: [Corpus] = []
+        for item in root["corpora"]?.sequence ?? [] {
+            guard let mapping = item.mapping else { throw fail(item, "each corpus is a mapping") }
+            let roleText = try string(mapping, "role", required: false) ?? "domain"
+            let role: CorpusRole
+            switch roleText {
+            case "domain": role = .domain
+            case "anti-context", "antiContext", "anticontext": role = .antiContext
+            default: throw fail(mapping["role"], "role must be domain or anti-context, not '\(roleText)'")
+            }
+            corpora.append(
+                Corpus(
+                    name: try string(mapping, "name")!, manifest: path(try string(mapping, "manifest")!), role: role,
+                    split: try string(mapping, "split", required: false),
+                    texts: try string(mapping, "texts", required: false).map(path),
+                    audioFolder: try string(mapping, "audio", required: false).map(path)))
+        }
+        if corpora.isEmpty { throw fail(root["corpora"] ?? Node.mapping(root), "the suite lists no corpora") }
+        let names = Set(corpora.map(\.name))
+        if names.count != corpora.count { throw fail(root["corpora"], "corpus names must be unique") }
+
+        var variants: [Variant] = []
+        for item in root["variants"]?.sequence ?? [] {
+            guard let mapping = item.mapping else { throw fail(item, "each variant is a mapping") }
+            let weightText = try string(mapping, "weight", required: false) ?? "0.5"
+            guard let weight = Double(weightText), (0...1).contains(weight) else {
+                throw fail(mapping["weight"], "weight must be a number within 0…1")
+            }
+            var applies: [String]?
+            if let list = mapping["corpora"] {
+                applies = try (list.sequence ?? []).map { node in
+                    guard let name = node.scalar?.string, names.contains(name) else {
+                        throw fail(node, "unknown corpus '\(node.scalar?.string ?? "?")' (have: \(names.sorted()))")
+                    }
+                    return name
+                }
+            }
+            var backgroundMass: Double?
+            if let text = try string(mapping, "backgroundMass", required: false) {
+                guard let value = Double(text), (0...1).contains(value) else {
+                    throw fail(mapping["backgroundMass"], "backgroundMass must be a number within 0…1")
+                }
+                backgroundMass = value
+            }
+            variants.append(
+                Variant(
+                    name: try string(mapping, "name")!, training: path(try string(mapping, "training")!),
+                    weight: weight, corpora: applies, backgroundMass: backgroundMass))
+        }
+        if Set(variants.map(\.name)).count != variants.count {
+            throw fail(root["variants"], "variant names must be unique")
+        }
+
+        var modes: [SystemMode] = [.baseline, .customized, .oracle]
+        if let list = root["modes"] {
+            modes = try (list.sequence ?? []).map { node in
+                guard let mode = node.scalar.flatMap({ SystemMode(rawValue: $0.string) }) else {
+                    throw fail(node, "modes are baseline, customized and oracle")
+                }
+                return mode
+            }
+        }
+        var streaming = Streaming(utterances: 10, chunkMilliseconds: 100)
+        if let mapping = root["streaming"]?.mapping {
+            if let count = try string(mapping, "utterances", required: false) {
+                guard let value = Int(count), value >= 0 else { throw fail(mapping["utterances"], "a whole number") }
+                streaming.utterances = value
+            }
+            if let chunk = try string(mapping, "chunkMilliseconds", required: false) {
+                guard let value = Int(chunk), value > 0 else { throw fail(mapping["chunkMilliseconds"], "a number") }
+                streaming.chunkMilliseconds = value
+            }
+        }
+        let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        return Suite(
+            name: try string(root, "name", required: false) ?? url.deletingPathExtension().lastPathComponent,
+            file: url, corpora: corpora, variants: variants, modes: modes, streaming: streaming,
+            contentHash: digest)
+    }
+
+    /// The variants evaluated on a corpus: those naming it (or naming none) for a domain corpus, all
+    /// of them for an anti-context corpus.
+    public func variants(for corpus: Corpus) -> [Variant] {
+        corpus.role == .antiContext ? variants : variants.filter { $0.corpora?.contains(corpus.name) ?? true }
+    }
+}
+
+/// Why a run could not start or finish.
+public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
+    case invalidSuite(path: String, line: Int?, message: String)
+    case corpus(String)
+    case worker(String)
+    case shard(String)
+
+    public var description: String {
+        switch self {
+        case .invalidSuite(let path, let line, let message):
+            "\(path)\(line.map { ":\($0)" } ?? ""): error: \(message)"
+        case .corpus(let message): message
+        case .worker(let message): "decoder worker: \(message)"
+        case .shard(let message): message
+        }
+    }
+}

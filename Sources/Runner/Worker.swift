@@ -1,0 +1,189 @@
+import Audio
+import Foundation
+import Recognition
+import Results
+
+/// One utterance to decode under one system, as sent to a worker process (one JSON line).
+public struct WorkRequest: Codable, Sendable, Hashable {
+    /// Content hash naming the work: audio bytes, system and settings.
+    public var key: String
+    public var audio: String
+    /// The customized model (or oracle grammar); nil for the baseline.
+    public var configuration: LanguageModelConfiguration?
+    /// Also stream the audio in chunks of this many milliseconds to measure latency; nil: no streaming.
+    public var streamingChunkMilliseconds: Int?
+    /// Words whose first correct emission time is measured while streaming.
+    public var terms: [String]
+    /// Test hook: crash the worker on this request (exercises crash isolation and retries).
+    public var crashForTesting: Bool?
+}
+
+/// What a worker sends back for a request (one JSON line); also the journal's line format.
+public struct WorkResponse: Codable, Sendable, Equatable {
+    public var key: String
+    public var hypothesis: String
+    public var words: [WordTiming]
+    public var decodeSeconds: Double
+    public var audioSeconds: Double
+    public var customization: Results.CustomizationStatus
+    /// The artifact fingerprint the decoder reported as applied.
+    public var appliedFingerprint: String?
+    public var latency: StreamingLatency?
+    public var failure: String?
+    public var modelLoadSeconds: Double
+    public var peakResidentMegabytes: Double
+    public var retries: Int
+    public var crashed: Bool
+}
+
+/// The first line a worker prints: whether its network is denied, and how that was checked.
+public struct WorkerHello: Codable, Sendable {
+    public var networkDenied: Bool
+    public var detail: String
+}
+
+/// The decoding side of a worker process: reads requests from standard input, decodes, and writes
+/// responses to standard output. Runs in its own process so that an engine crash costs one
+/// utterance, not the run.
+public enum WorkerLoop {
+    public static func run(settings: DecoderSettings = DecoderSettings()) throws {
+        let hello = WorkerHello(networkDenied: NetworkProbe.isDenied(), detail: NetworkProbe.detail())
+        emit(hello)
+        let recognizer = try SpeechRecognizer(locale: "en-US", settings: settings)
+        var loaded: [LanguageModelConfiguration?: Double] = [:]
+        let loader = AudioLoader()
+        while let line = readLine(strippingNewline: true) {
+            guard !line.isEmpty else { continue }
+            guard let request = try? JSONDecoder().decode(WorkRequest.self, from: Data(line.utf8)) else {
+                FileHandle.standardError.write(Data("worker: malformed request\n".utf8))
+                continue
+            }
+            if request.crashForTesting == true { abort() }
+            var response = WorkResponse(
+                key: request.key, hypothesis: "", words: [], decodeSeconds: 0, audioSeconds: 0,
+                customization: request.configuration == nil ? .notRequested : .ignored, appliedFingerprint: nil,
+                latency: nil, failure: nil, modelLoadSeconds: 0, peakResidentMegabytes: 0, retries: 0, crashed: false)
+            do {
+                if loaded[request.configuration] == nil {
+                    // Work arrives grouped by system: keep only the current customized model loaded.
+                    recognizer.releaseDecoders(except: request.configuration)
+                    loaded = loaded.filter { $0.key == nil }
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    try recognizer.preload(request.configuration)
+                    loaded[request.configuration] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                }
+                response.modelLoadSeconds = loaded[request.configuration] ?? 0
+                let clip = try loader.load(URL(fileURLWithPath: request.audio))
+                response.audioSeconds = clip.duration
+                let options = RecognitionOptions(
+                    shouldReportPartialResults: true, requiresOnDeviceRecognition: true,
+                    customizedLanguageModel: request.configuration, maximumAlternatives: 0)
+                let start = DispatchTime.now().uptimeNanoseconds
+                let result = try recognizer.recognize(clip, options: options)
+                response.decodeSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                response.hypothesis = result.bestTranscription.formattedString
+                response.words = result.bestTranscription.segments.map {
+                    WordTiming(
+                        word: $0.substring, start: $0.timestamp, duration: $0.duration, confidence: $0.confidence)
+                }
+                switch result.customization {
+                case .none: response.customization = .notRequested
+                case .applied(let fingerprint):
+                    response.customization = .applied
+                    response.appliedFingerprint = fingerprint
+                case .ignored: response.customization = .ignored
+                }
+                if let chunk = request.streamingChunkMilliseconds {
+                    response.latency = try stream(
+                        clip, chunkMilliseconds: chunk, options: options, terms: request.terms, recognizer: recognizer)
+                }
+            } catch {
+                response.failure = "\(error)"
+            }
+            response.peakResidentMegabytes = peakResidentMegabytes()
+            emit(response)
+        }
+    }
+
+    /// Feeds the clip in chunks as fast as the decoder takes them and replays the clock as if the
+    /// chunks arrived in real time: a chunk is processed when it has arrived and the decoder is free.
+    static func stream(
+        _ clip: AudioClip, chunkMilliseconds: Int, options: RecognitionOptions, terms: [String],
+        recognizer: SpeechRecognizer
+    ) throws -> StreamingLatency {
+        var request = AudioBufferRecognitionRequest(options: options)
+        for chunk in AudioBufferRecognitionRequest.chunks(of: clip, milliseconds: chunkMilliseconds) {
+            request.append(chunk)
+        }
+        request.endAudio()
+        var clock = 0.0
+        var last = DispatchTime.now().uptimeNanoseconds
+        var firstPartial: Double?
+        var emissions: [String: Double] = [:]
+        let wanted = Set(terms)
+        let final = try recognizer.recognize(request) { index, partial in
+            let now = DispatchTime.now().uptimeNanoseconds
+            let arrival = Double(index + 1) * Double(chunkMilliseconds) / 1000
+            clock = max(clock, arrival) + Double(now - last) / 1e9
+            last = now
+            let text = partial.bestTranscription.formattedString
+            if firstPartial == nil, !text.isEmpty { firstPartial = clock }
+            let padded = " \(text) "
+            for term in wanted where emissions[term] == nil && padded.contains(" \(term) ") {
+                emissions[term] = clock
+            }
+        }
+        let now = DispatchTime.now().uptimeNanoseconds
+        clock = max(clock, clip.duration) + Double(now - last) / 1e9
+        let padded = " \(final.bestTranscription.formattedString) "
+        for term in wanted where emissions[term] == nil && padded.contains(" \(term) ") { emissions[term] = clock }
+        return StreamingLatency(
+            firstPartialSeconds: firstPartial, finalLatencySeconds: clock - clip.duration,
+            firstCorrectEmission: emissions)
+    }
+
+    private static func emit<Value: Encodable>(_ value: Value) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard var data = try? encoder.encode(value) else { return }
+        data.append(UInt8(ascii: "\n"))
+        FileHandle.standardOutput.write(data)
+    }
+}
+
+/// Peak resident memory of this process.
+func peakResidentMegabytes() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
+/// Checks whether this process can reach the network: a connect to a loopback port fails with
+/// ENETUNREACH inside a network namespace whose loopback is down. Loopback only; nothing leaves
+/// the machine.
+enum NetworkProbe {
+    static func isDenied() -> Bool { probe() == ENETUNREACH }
+
+    static func detail() -> String {
+        let code = probe()
+        return code == ENETUNREACH
+            ? "connect(127.0.0.1:9) failed with ENETUNREACH: no network interface is up in this process"
+            : "connect(127.0.0.1:9) returned \(code == 0 ? "success" : String(cString: strerror(code))): network reachable"
+    }
+
+    private static func probe() -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return errno }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(9).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        return result == 0 ? 0 : errno
+    }
+}

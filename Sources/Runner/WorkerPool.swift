@@ -1,0 +1,199 @@
+import Foundation
+import Results
+
+/// Decoder worker processes, one per core, each with its own decoders and models.
+///
+/// PocketSphinx can crash the whole process, so decoding never runs in the runner's: a crash costs
+/// the utterance being decoded, is recorded, the worker is restarted and the utterance retried once.
+/// Workers are started inside a fresh network namespace (`unshare -n`) when the machine allows it,
+/// and each reports whether its network is really denied.
+public final class WorkerPool: @unchecked Sendable {
+    // @unchecked: the mutable state (queue position, results, hello lines) is guarded by `lock`;
+    // each worker process's pipes are touched only by the thread that owns that worker.
+    private let executable: URL
+    private let count: Int
+    private let denyNetwork: Bool
+    private let lock = NSLock()
+    private(set) var hellos: [WorkerHello] = []
+    private var nextRequest = 0
+    private var startupError: Error?
+    /// How workers were isolated from the network.
+    public private(set) var isolation = "none"
+
+    /// - Parameters:
+    ///   - executable: The `gambit` executable (run as `gambit worker`).
+    ///   - count: Number of worker processes.
+    ///   - denyNetwork: Start workers in a network namespace when `unshare` works here.
+    public init(executable: URL, count: Int, denyNetwork: Bool = true) {
+        self.executable = executable
+        self.count = max(1, count)
+        self.denyNetwork = denyNetwork
+    }
+
+    /// Decodes every request, calling `completed` (serialised) as each finishes, in completion order.
+    public func run(_ requests: [WorkRequest], completed: @escaping @Sendable (WorkResponse) -> Void) throws {
+        guard !requests.isEmpty else { return }
+        let launcher = try launchCommand()
+        lock.withLock {
+            nextRequest = 0
+            startupError = nil
+        }
+        let group = DispatchGroup()
+        for _ in 0..<min(count, requests.count) {
+            group.enter()
+            Thread.detachNewThread { [self] in
+                defer { group.leave() }
+                var worker: WorkerProcess?
+                while true {
+                    lock.lock()
+                    guard nextRequest < requests.count, startupError == nil else {
+                        lock.unlock()
+                        break
+                    }
+                    var request = requests[nextRequest]
+                    nextRequest += 1
+                    lock.unlock()
+                    var attempt = 0
+                    var response: WorkResponse?
+                    var crashed = false
+                    while response == nil && attempt < 2 {
+                        attempt += 1
+                        do {
+                            if worker == nil {
+                                let started = try WorkerProcess(command: launcher)
+                                lock.withLock { hellos.append(started.hello) }
+                                worker = started
+                            }
+                            response = try worker!.decode(request)
+                        } catch WorkerProcess.Failure.crashed(let detail) {
+                            crashed = true
+                            worker = nil
+                            // The test hook crashes the first attempt only.
+                            request.crashForTesting = nil
+                            if attempt == 2 {
+                                response = Self.failed(request, "decoder crashed twice (\(detail))")
+                            }
+                        } catch {
+                            lock.withLock { startupError = error }
+                            return
+                        }
+                    }
+                    guard var final = response else { continue }
+                    final.retries = attempt - 1
+                    final.crashed = crashed
+                    lock.withLock { completed(final) }
+                }
+                worker?.finish()
+            }
+        }
+        group.wait()
+        if let error = lock.withLock({ startupError }) { throw error }
+    }
+
+    /// Network evidence from the workers that ran.
+    public var networkEvidence: NetworkDenialEvidence {
+        lock.withLock {
+            guard !hellos.isEmpty else { return .none }
+            let denied = hellos.allSatisfy(\.networkDenied)
+            return NetworkDenialEvidence(
+                method: isolation, verified: denied,
+                detail: "\(hellos.filter(\.networkDenied).count) of \(hellos.count) worker processes: "
+                    + (hellos.first?.detail ?? ""))
+        }
+    }
+
+    private static func failed(_ request: WorkRequest, _ message: String) -> WorkResponse {
+        WorkResponse(
+            key: request.key, hypothesis: "", words: [], decodeSeconds: 0, audioSeconds: 0,
+            customization: request.configuration == nil ? .notRequested : .ignored, appliedFingerprint: nil,
+            latency: nil, failure: message, modelLoadSeconds: 0, peakResidentMegabytes: 0, retries: 0, crashed: true)
+    }
+
+    /// `unshare -n gambit worker` when a network namespace can be made here, else `gambit worker`.
+    private func launchCommand() throws -> [String] {
+        let direct = [executable.path, "worker"]
+        guard denyNetwork, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
+            isolation = "none"
+            return direct
+        }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        probe.arguments = ["-n", "/bin/true"]
+        probe.standardError = FileHandle.nullDevice
+        try probe.run()
+        probe.waitUntilExit()
+        guard probe.terminationStatus == 0 else {
+            isolation = "none (unshare -n is not permitted for this user)"
+            return direct
+        }
+        isolation = "network namespace (unshare -n)"
+        return ["/usr/bin/unshare", "-n"] + direct
+    }
+}
+
+/// One running `gambit worker` process and its pipes.
+final class WorkerProcess {
+    enum Failure: Error {
+        case crashed(String)
+    }
+
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var buffer = Data()
+    let hello: WorkerHello
+
+    init(command: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        guard let line = Self.readLine(output.fileHandleForReading, &buffer),
+            let hello = try? JSONDecoder().decode(WorkerHello.self, from: line)
+        else {
+            process.terminate()
+            throw RunnerError.worker("the worker process did not start (\(command.joined(separator: " ")))")
+        }
+        self.hello = hello
+    }
+
+    func decode(_ request: WorkRequest) throws -> WorkResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var data = try encoder.encode(request)
+        data.append(UInt8(ascii: "\n"))
+        do {
+            try input.fileHandleForWriting.write(contentsOf: data)
+        } catch {
+            throw Failure.crashed("worker gone: \(error)")
+        }
+        guard let line = Self.readLine(output.fileHandleForReading, &buffer) else {
+            process.waitUntilExit()
+            throw Failure.crashed("worker exited with status \(process.terminationStatus) on \(request.audio)")
+        }
+        guard let response = try? JSONDecoder().decode(WorkResponse.self, from: line) else {
+            throw Failure.crashed("malformed worker response")
+        }
+        return response
+    }
+
+    func finish() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    private static func readLine(_ handle: FileHandle, _ buffer: inout Data) -> Data? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer.removeSubrange(buffer.startIndex...newline)
+                return Data(line)
+            }
+            let chunk = handle.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(chunk)
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import CXMLSchema
+import Foundation
+import Gate
+import Reporting
+import Results
+import Scoring
+import Testing
+
+@Suite("Gate")
+struct GateTests {
+    /// `results` with the customized chess-full hypothesis of one utterance replaced, aggregates recomputed.
+    func changing(_ results: RunResults, corpus: String, utterance: Int, to hypothesis: String) throws -> RunResults {
+        var changed = results
+        let index = try #require(changed.systems.firstIndex { $0.corpus == corpus && $0.variant == "chess-full" })
+        let old = changed.systems[index].utterances[utterance]
+        var record = Aggregation.record(
+            id: old.id, index: old.index, audioPath: old.audioPath, speaker: old.speaker, reference: old.reference,
+            hypothesis: hypothesis, settings: changed.run.settings)
+        record.audioSeconds = old.audioSeconds
+        record.decodeSeconds = old.decodeSeconds
+        record.latency = old.latency
+        record.customization = old.customization
+        changed.systems[index].utterances[utterance] = record
+        return changed.recomputingAggregates()
+    }
+
+    @Test("unchanged results pass")
+    func unchanged() {
+        let outcome = Gate.evaluate(current: Fixture.results(), baseline: Fixture.results())
+        #expect(outcome.status == .pass)
+        #expect(outcome.exitCode == 0)
+        #expect(outcome.findings.count > 10)
+        #expect(outcome.failures.isEmpty)
+    }
+
+    @Test("a worse variant fails with a message naming the corpus and the numbers")
+    func worseVariantFails() throws {
+        let outcome = Gate.evaluate(current: Fixture.results(worse: true), baseline: Fixture.results())
+        #expect(outcome.status == .regression)
+        #expect(outcome.exitCode == 1)
+        let anti = try #require(outcome.failures.first { $0.metric == .antiContextWER })
+        #expect(anti.corpus == "general")
+        #expect(anti.message.contains("general · chess-full"))
+        #expect(anti.message.contains("8.33%"))
+        #expect(anti.message.contains("points"))
+        let chess = try #require(outcome.failures.first { $0.corpus == "chess" && $0.metric == .wer })
+        #expect(chess.currentValue > chess.baselineValue)
+        #expect(chess.message.contains(String(format: "%.2f%%", chess.baselineValue * 100)))
+        #expect(outcome.summary.contains("Gate failed"))
+        // Failing findings come first.
+        #expect(outcome.findings.first?.failed == true)
+    }
+
+    @Test("noise below the thresholds passes")
+    func noiseBelowThreshold() throws {
+        var noisy = Fixture.results()
+        for s in noisy.systems.indices {
+            for u in noisy.systems[s].utterances.indices {
+                noisy.systems[s].utterances[u].latency?.finalLatencySeconds? += 0.01
+                noisy.systems[s].utterances[u].decodeSeconds *= 1.05
+            }
+        }
+        noisy = noisy.recomputingAggregates()
+        #expect(Gate.evaluate(current: noisy, baseline: Fixture.results()).status == .pass)
+        // One wrong word on 34 is +2.9 points: within a corpus limit of +5 points.
+        let oneWord = try changing(Fixture.results(), corpus: "chess", utterance: 0, to: "knight to queen bishop tree")
+        var thresholds = GateThresholds()
+        thresholds.corpora["chess"] = CorpusThresholds(wer: Limit(maxIncrease: 5), boostedWER: Limit(maxIncrease: 5))
+        #expect(Gate.evaluate(current: oneWord, baseline: Fixture.results(), thresholds: thresholds).status == .pass)
+        #expect(Gate.evaluate(current: oneWord, baseline: Fixture.results()).status == .regression)
+    }
+
+    @Test("requiring significance suppresses an insignificant regression")
+    func significanceSuppresses() throws {
+        let oneWord = try changing(Fixture.results(), corpus: "chess", utterance: 0, to: "knight to queen bishop tree")
+        let strict = Gate.evaluate(current: oneWord, baseline: Fixture.results())
+        let finding = try #require(strict.failures.first { $0.metric == .wer })
+        #expect(finding.significance?.significant == false)
+        var thresholds = GateThresholds()
+        thresholds.wer.requireSignificance = true
+        let lenient = Gate.evaluate(current: oneWord, baseline: Fixture.results(), thresholds: thresholds)
+        #expect(lenient.status == .pass)
+        let suppressed = try #require(
+            lenient.findings.first { $0.metric == .wer && $0.corpus == "chess" && $0.variant != nil })
+        #expect(suppressed.exceedsLimit)
+        #expect(!suppressed.failed)
+        #expect(suppressed.message.contains("not significant"))
+    }
+
+    @Test("thresholds decode from a partial gate section with defaults for the rest")
+    func thresholdsDecode() throws {
+        let json =
+            #"{"wer": {"maxIncrease": 0.5, "requireSignificance": true}, "corpora": {"general": {"antiContextWER": {"maxIncreasePercent": 20}}}}"#
+        let thresholds = try JSONDecoder().decode(GateThresholds.self, from: Data(json.utf8))
+        #expect(thresholds.wer == Limit(maxIncrease: 0.5, requireSignificance: true))
+        #expect(thresholds.antiContextWER == GateThresholds.default.antiContextWER)
+        #expect(thresholds.corpora["general"]?.antiContextWER?.maxIncreasePercent == 20)
+        let empty = try JSONDecoder().decode(GateThresholds.self, from: Data("{}".utf8))
+        #expect(empty == .default)
+    }
+
+    @Test("bad input exits with 2")
+    func badInput() throws {
+        var thresholds = GateThresholds()
+        thresholds.wer.maxIncrease = -1
+        let negative = Gate.evaluate(current: Fixture.results(), baseline: Fixture.results(), thresholds: thresholds)
+        #expect(negative.exitCode == 2)
+        #expect(negative.notes.first?.contains("gate.wer.maxIncrease") == true)
+        let missing = Gate.evaluate(
+            current: URL(fileURLWithPath: "/nonexistent/results.json"),
+            baseline: URL(fileURLWithPath: "/nonexistent/base.json"))
+        #expect(missing.exitCode == 2)
+        var other = Fixture.results()
+        other.systems = []
+        #expect(Gate.evaluate(current: other, baseline: Fixture.results()).exitCode == 2)
+    }
+
+    @Test("gate findings become JUnit test cases that validate against junit-10.xsd")
+    func junit() throws {
+        let outcome = Gate.evaluate(current: Fixture.results(worse: true), baseline: Fixture.results())
+        let xml = GateJUnitReport(outcome, name: "demo").render()
+        #expect(xml.contains("<failure"))
+        #expect(xml.contains("general · chess-full"))
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("gambit-gate-\(UUID()).xml")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(xml.utf8).write(to: url)
+        var messages = [CChar](repeating: 0, count: 4096)
+        let status = gambit_xml_validate(
+            url.path, "/work/shared/schemas/jenkins-xunit-junit-10.xsd", &messages, messages.count)
+        #expect(
+            status == 0, "\(String(decoding: messages.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
+        )
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import GambitTestSupport
+import Results
+import Runner
+
+/// A small real suite made on the fly: chess commands spoken by two flite voices, the real "cards"
+/// recordings as anti-context speech, and the seed's chess data as the variant.
+struct MiniSuite {
+    let folder: URL
+    let suiteFile: URL
+
+    static let chessTexts = [
+        "play the albin counter gambit", "play the winawer variation", "knight to queen bishop three",
+        "play the queen's gambit",
+    ]
+
+    /// - Parameters:
+    ///   - weight: The variant's interpolation weight.
+    ///   - badAudio: Add an utterance whose audio file is not audio.
+    init(weight: Double = 0.5, badAudio: Bool = false, oracle: Bool = false) throws {
+        folder = try TestSupport.temporaryDirectory("suite")
+        let audio = folder.appendingPathComponent("audio")
+        try FileManager.default.createDirectory(at: audio, withIntermediateDirectories: true)
+        var lines: [String] = []
+        for (index, text) in Self.chessTexts.enumerated() {
+            for voice in ["kal16", "rms"] {
+                let id = "chess-\(index)-\(voice)"
+                let url = audio.appendingPathComponent("\(id).wav")
+                try TestSupport.synthesize(text, voice: voice, to: url)
+                lines.append(#"{"id":"\#(id)","audio":"audio/\#(id).wav","text":"\#(text)","speaker":"\#(voice)"}"#)
+            }
+        }
+        if badAudio {
+            try Data("not audio at all".utf8).write(to: audio.appendingPathComponent("broken.wav"))
+            lines.append(#"{"id":"broken","audio":"audio/broken.wav","text":"play the winawer variation"}"#)
+        }
+        try (lines.joined(separator: "\n") + "\n").write(
+            to: folder.appendingPathComponent("chess.jsonl"), atomically: true, encoding: .utf8)
+        let cards = ["ten of clubs", "four queen of clubs", "seven of clubs"].enumerated().map { index, text in
+            #"{"id":"cards-00\#(index + 1)","audio":"\#(TestSupport.cards[index].path)","text":"\#(text)"}"#
+        }
+        try (cards.joined(separator: "\n") + "\n").write(
+            to: folder.appendingPathComponent("general.jsonl"), atomically: true, encoding: .utf8)
+        try """
+        locale: en-US
+        identifier: com.example.chess.seed
+        version: "1.0"
+        phrases:
+          - {phrase: "Play the Albin counter gambit", count: 10}
+          - {phrase: "Play the Queen's gambit", count: 10}
+          - {phrase: "Play the Winawer variation", count: 10}
+        templates:
+          - classes: {piece: [pawn, rook, knight, bishop, queen, king], royal: [queen, king], rank: [one, two, three, four, five, six, seven, eight]}
+            items:
+              - {template: "<piece> to <royal> <piece> <rank>", count: 10000}
+        pronunciations:
+          - {grapheme: Winawer, phonemes: ["w I n aU @r"]}
+        """.write(to: folder.appendingPathComponent("chess.yaml"), atomically: true, encoding: .utf8)
+        suiteFile = folder.appendingPathComponent("suite.yaml")
+        try """
+        name: mini
+        corpora:
+          - {name: chess, manifest: chess.jsonl, role: domain}
+          - {name: general, manifest: general.jsonl, role: anti-context}
+        variants:
+          - {name: chess-seed, training: chess.yaml, weight: \(weight)}
+        modes: [baseline, customized\(oracle ? ", oracle" : "")]
+        streaming: {utterances: 2, chunkMilliseconds: 100}
+        """.write(to: suiteFile, atomically: true, encoding: .utf8)
+    }
+
+    /// The `gambit` executable built beside this test bundle.
+    static var executable: URL {
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var folder = URL(fileURLWithPath: me).deletingLastPathComponent()
+        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("gambit").path),
+            folder.path != "/"
+        {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent("gambit")
+    }
+
+    func run(
+        output: String = "out", workers: Int = 2, shard: Shard? = nil, fresh: Bool = false,
+        crashOnce: Set<String> = []
+    ) throws -> RunResults {
+        let options = RunOptions(
+            output: folder.appendingPathComponent(output), workers: workers, shard: shard,
+            workerExecutable: Self.executable, fresh: fresh, crashOnceForTesting: crashOnce)
+        return try Runner(
+            suite: try Suite.load(suiteFile), options: options,
+            toolchain: Toolchain(cacheFolder: folder.appendingPathComponent("cache"))
+        ).run()
+    }
+}
+
+/// What must not depend on how a run was executed: every hypothesis, count and rate (timings excluded).
+struct AccuracyView: Equatable {
+    var utterances: [String: [String]]
+    var rates: [String: [Double]]
+    var comparisons: [String: [Double]]
+
+    init(_ results: RunResults) {
+        var utterances: [String: [String]] = [:]
+        var rates: [String: [Double]] = [:]
+        for system in results.systems {
+            utterances[system.key] = system.utterances.map {
+                "\($0.id)|\($0.hypothesis)|\($0.counts.errors)|\($0.failure ?? "")"
+            }
+            let m = system.metrics
+            rates[system.key] = [
+                m.rates.wordErrorRate, m.boosted?.boostedWordErrorRate ?? -1, m.boosted?.unboostedWordErrorRate ?? -1,
+                m.terms?.overall.f1 ?? -1,
+            ]
+        }
+        self.utterances = utterances
+        self.rates = rates
+        comparisons = Dictionary(
+            uniqueKeysWithValues: results.comparisons.map {
+                ("\($0.corpus)/\($0.variant)", [$0.deltaWER.observedDelta, $0.deltaWER.lower, $0.deltaWER.upper])
+            })
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import GambitTestSupport
+import Results
+import Runner
+import Testing
+
+@Suite("The runner", .serialized)
+struct RunnerTests {
+    @Test("A run decodes every corpus with and without customization and measures the gain")
+    func endToEnd() throws {
+        let suite = try MiniSuite(oracle: true)
+        let results = try suite.run()
+        let baseline = try #require(results.system(corpus: "chess", mode: .baseline))
+        let customized = try #require(results.system(corpus: "chess", mode: .customized, variant: "chess-seed"))
+        let oracle = try #require(results.system(corpus: "chess", mode: .oracle))
+        #expect(baseline.utterances.count == 8 && customized.utterances.count == 8)
+        #expect(customized.metrics.rates.wordErrorRate < baseline.metrics.rates.wordErrorRate / 2)
+        #expect(oracle.metrics.rates.wordErrorRate <= customized.metrics.rates.wordErrorRate)
+        #expect(customized.utterances.allSatisfy { $0.customization == .applied })
+        #expect(baseline.utterances.prefix(2).allSatisfy { $0.latency?.finalLatencySeconds != nil })
+        let comparison = try #require(results.comparison(corpus: "chess", variant: "chess-seed"))
+        #expect(comparison.deltaWER.observedDelta < 0)
+        #expect(results.checks.contains { $0.kind == .canary && $0.passed }, "\(results.checks.map(\.message))")
+        let onDevice = results.checks.filter { $0.kind == .onDevice && $0.name.hasPrefix("customization") }
+        #expect(!onDevice.isEmpty && onDevice.allSatisfy { $0.passed })
+    }
+
+    @Test("One and two workers give identical results")
+    func workerCountDoesNotMatter() throws {
+        let suite = try MiniSuite()
+        let one = try suite.run(output: "one", workers: 1)
+        let two = try suite.run(output: "two", workers: 2)
+        #expect(AccuracyView(one) == AccuracyView(two))
+    }
+
+    @Test("Shards merged equal one run")
+    func shardsMerge() throws {
+        let suite = try MiniSuite()
+        let whole = try suite.run(output: "whole")
+        let first = try suite.run(output: "s0", shard: Shard(index: 0, count: 2))
+        let second = try suite.run(output: "s1", shard: Shard(index: 1, count: 2))
+        #expect(
+            first.systems.allSatisfy { !$0.utterances.isEmpty } || second.systems.allSatisfy { !$0.utterances.isEmpty })
+        let merged = try RunResults.merge([first, second])
+        #expect(AccuracyView(merged) == AccuracyView(whole))
+    }
+
+    @Test("A worker crash costs one attempt: the utterance is retried and recorded as such")
+    func crashIsRetried() throws {
+        let suite = try MiniSuite()
+        let results = try suite.run(crashOnce: ["chess-1-rms"])
+        let record = try #require(
+            results.system(corpus: "chess", mode: .baseline)?.utterances.first { $0.id == "chess-1-rms" })
+        #expect(record.crashed && record.retries == 1 && record.failure == nil)
+        #expect(!record.hypothesis.isEmpty)
+    }
+
+    @Test("One bad audio file is reported against its utterance and the run goes on")
+    func badAudio() throws {
+        let suite = try MiniSuite(badAudio: true)
+        let results = try suite.run()
+        let chess = try #require(results.system(corpus: "chess", mode: .baseline))
+        let broken = try #require(chess.utterances.first { $0.id == "broken" })
+        #expect(broken.failure?.contains("broken.wav") == true)
+        #expect(chess.utterances.filter { $0.failure == nil }.count == 8)
+        #expect(chess.failures.failed == 1)
+        let check = try #require(results.checks.first { $0.kind == .failures })
+        #expect(!check.passed && check.message.contains("2 utterance"))
+    }
+
+    @Test("Killing a run with SIGKILL and running again gives the results of an uninterrupted run")
+    func resumeAfterKill() throws {
+        let suite = try MiniSuite()
+        let reference = try suite.run(output: "reference")
+        let output = suite.folder.appendingPathComponent("killed")
+        let journal = output.appendingPathComponent(".gambit/journal.jsonl")
+        for target in [3, 9] {
+            let process = Process()
+            process.executableURL = MiniSuite.executable
+            process.arguments = ["run", suite.suiteFile.path, "--output", output.path, "--workers", "2"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            process.environment = ProcessInfo.processInfo.environment.merging(
+                ["GAMBIT_CACHE": suite.folder.appendingPathComponent("cache").path]) { $1 }
+            try process.run()
+            let deadline = Date().addingTimeInterval(120)
+            while process.isRunning, Date() < deadline {
+                let lines = (try? String(contentsOf: journal, encoding: .utf8))?.split(separator: "\n").count ?? 0
+                if lines >= target { break }
+                usleep(20_000)
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let journalLines = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n").count
+        #expect(journalLines >= 9 && journalLines < 22, "the kills should land part way")
+        let resumed = try suite.run(output: "killed")
+        #expect(AccuracyView(resumed) == AccuracyView(reference))
+    }
+}

@@ -69,12 +69,19 @@ let package = Package(
             ]
         ),
 
+        .target(
+            name: "Tuning",
+            dependencies: [
+                "Audio", "Corpus", "LanguageModel", "Recognition", "Results", "Runner", "Scoring", "TrainingData",
+            ]
+        ),
+
         // Front ends.
         .executableTarget(
             name: "GambitCLI",
             dependencies: [
                 "Audio", "Corpus", "Recognition", "TrainingData", "LanguageModel", "Scoring", "Results", "Reporting",
-                "Gate", "Runner",
+                "Gate", "Runner", "Tuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -94,7 +101,7 @@ let package = Package(
         .testTarget(
             name: "ReportingTests", dependencies: ["Reporting", "Results", "Scoring", "CXMLSchema"], exclude: ["Golden"]
         ),
-        .testTarget(name: "RunnerTests", dependencies: ["Runner", "Results", "GambitTestSupport"]),
+        .testTarget(name: "RunnerTests", dependencies: ["Runner", "Results", "Tuning", "GambitTestSupport"]),
         .testTarget(name: "GateTests", dependencies: ["Gate", "Results", "Reporting", "Scoring", "CXMLSchema"]),
         .testTarget(
             name: "LanguageModelTests",

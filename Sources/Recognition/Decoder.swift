@@ -219,6 +219,77 @@ final class Decoder {
         return collect(alternatives: alternatives)
     }
 
+    /// Decodes one utterance and keeps its word lattice for rescoring.
+    ///
+    /// The corresponding C functions are `ps_get_lattice` and `ps_lattice_retain`.
+    func decodeKeepingLattice(_ samples: [Int16]) throws(RecognitionError) -> (String, OpaquePointer?) {
+        let decoded = try decode(samples, alternatives: 0)
+        let lattice = ps_get_lattice(ps).flatMap { ps_lattice_retain($0) }
+        return (decoded.hypothesis, lattice)
+    }
+
+    /// The best path through each lattice under another language model: the base model alone, or the
+    /// base interpolated with a custom model at `weight`.
+    ///
+    /// `ps_lattice_bestpath` scores with dictionary word ids, so the model is first installed as a
+    /// search with `ps_set_lm`: this version wraps it in a set of its own whose words are mapped to the
+    /// dictionary (`ngram_search_update_widmap`), and that wrapper, from `ps_get_lm`, is what the lattice
+    /// is scored with, exactly as the decoder's own best-path pass does.
+    func rescore(_ lattices: [OpaquePointer?], customModel: URL?, weight: Double) throws(RecognitionError)
+        -> [String]
+    {
+        guard let base = ps_get_lm(ps, "_default") else { throw .engineInitFailed("the base search is missing") }
+        let config = ps_get_config(ps)
+        gambit_ps_clear_last_error()
+        var models: [OpaquePointer?] = [base]
+        var weights: [Float] = [1]
+        var names: [UnsafeMutablePointer<CChar>?] = [strdup("base")]
+        var custom: OpaquePointer?
+        if let customModel {
+            engineLock.lock()
+            custom = ngram_model_read(config, customModel.path, NGRAM_AUTO, ps_get_logmath(ps))
+            engineLock.unlock()
+            guard let custom else {
+                for name in names { free(name) }
+                throw .customModelInvalid(path: customModel.path, reason: lastEngineError("unreadable model"))
+            }
+            let w = Float(min(max(weight, 1e-6), 1 - 1e-6))
+            models.append(custom)
+            weights = [1 - w, w]
+            names.append(strdup("custom"))
+        }
+        defer { for name in names { free(name) } }
+        let set = ngram_model_set_init(config, &models, &names, &weights, Int32(models.count))
+        if let custom { ngram_model_free(custom) }
+        guard let set else { throw .decodeFailed(lastEngineError("could not build the rescoring model")) }
+        let status = ps_set_lm(ps, "rescore", set)
+        guard status >= 0 else {
+            ngram_model_free(set)
+            throw .decodeFailed(lastEngineError("could not install the rescoring model"))
+        }
+        let lwf = Float(cmd_ln_float_r(config, "-bestpathlw") / cmd_ln_float_r(config, "-lw"))
+        let ascale = Float(1 / cmd_ln_float_r(config, "-ascale"))
+        ngram_model_free(set)
+        guard let mapped = ps_get_lm(ps, "rescore") else { throw .decodeFailed("the rescoring search is missing") }
+        return lattices.map { lattice -> String in
+            guard let lattice, let last = ps_lattice_bestpath(lattice, mapped, lwf, ascale) else { return "" }
+            return Self.words(of: last, in: lattice)
+        }
+    }
+
+    /// The words along a best path, from its final link back to the start.
+    private static func words(of last: OpaquePointer, in lattice: OpaquePointer) -> String {
+        var words: [String] = []
+        var link: OpaquePointer? = last
+        while let current = link {
+            var source: OpaquePointer?
+            _ = ps_latlink_nodes(current, &source)
+            if let source, let word = ps_latnode_baseword(lattice, source) { words.append(String(cString: word)) }
+            link = ps_latlink_pred(current)
+        }
+        return EngineWords.clean(words.reversed().joined(separator: " "))
+    }
+
     /// Starts an utterance fed in chunks.
     func beginStream() throws(RecognitionError) {
         hasStreamed = true

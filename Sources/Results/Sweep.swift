@@ -92,10 +92,12 @@ public struct SweepRecommendation: Codable, Sendable, Equatable {
     public var testBaseline: MetricSummary
     /// Anti-context WER on the test split, with the recommended parameters.
     public var testAntiContextWER: Double?
+    /// Anti-context WER of the baseline on the test split, for comparison (absent in older files).
+    public var testAntiContextBaselineWER: Double?
 
     public init(
         parameters: SweepParameters, reason: String, testSplit: String = "test", test: MetricSummary,
-        testBaseline: MetricSummary, testAntiContextWER: Double? = nil
+        testBaseline: MetricSummary, testAntiContextWER: Double? = nil, testAntiContextBaselineWER: Double? = nil
     ) {
         self.parameters = parameters
         self.reason = reason
@@ -103,5 +105,6 @@ public struct SweepRecommendation: Codable, Sendable, Equatable {
         self.test = test
         self.testBaseline = testBaseline
         self.testAntiContextWER = testAntiContextWER
+        self.testAntiContextBaselineWER = testAntiContextBaselineWER
     }
 }

@@ -27,7 +27,10 @@ struct MiniSuite {
                 let id = "chess-\(index)-\(voice)"
                 let url = audio.appendingPathComponent("\(id).wav")
                 try TestSupport.synthesize(text, voice: voice, to: url)
-                lines.append(#"{"id":"\#(id)","audio":"audio/\#(id).wav","text":"\#(text)","speaker":"\#(voice)"}"#)
+                let split = index % 2 == 0 ? "dev" : "test"
+                lines.append(
+                    #"{"id":"\#(id)","audio":"audio/\#(id).wav","text":"\#(text)","speaker":"\#(voice)","split":"\#(split)"}"#
+                )
             }
         }
         if badAudio {

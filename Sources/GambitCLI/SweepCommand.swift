@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import Reporting
+import Results
+import Runner
+import Tuning
+
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Tune a variant's phrase/template counts and weight on the dev split; judge the choice on test."
+    )
+
+    @Argument(help: "Suite file.")
+    var suite: String = "Corpora/suite.yaml"
+
+    @Option(help: "Variant to tune (default: the suite's first).")
+    var variant: String?
+
+    @Option(help: "Interpolation weights, comma separated.")
+    var weights = "0.2,0.35,0.5,0.7,0.9"
+
+    @Option(help: "Phrase count scalings, comma separated.")
+    var phraseScales = "0.1,0.3,1"
+
+    @Option(help: "Template count scalings, comma separated.")
+    var templateScales = "0.01,0.1,1"
+
+    @Option(help: "Points to confirm by full decoding.")
+    var confirm = 3
+
+    @Option(help: "Output folder: the sweep is added to its results and reports (when a run is there).")
+    var output = "Reports"
+
+    @Option(help: "Write the recommended training data here (Gambit's export format; prepare reads it).")
+    var writeRecommended: String?
+
+    func run() throws {
+        func list(_ text: String, _ name: String) throws -> [Double] {
+            let values = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard !values.isEmpty, values.allSatisfy({ $0 > 0 }) else {
+                throw ValidationError("--\(name) takes positive numbers separated by commas")
+            }
+            return values
+        }
+        let options = SweepOptions(
+            variant: variant, weights: try list(weights, "weights"),
+            phraseScales: try list(phraseScales, "phrase-scales"),
+            templateScales: try list(templateScales, "template-scales"), confirm: confirm)
+        guard options.weights.allSatisfy({ $0 <= 1 }) else { throw ValidationError("--weights must be within 0…1") }
+        let sweep = Sweep(suite: try Suite.load(URL(fileURLWithPath: suite)), options: options)
+        sweep.log = { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+        let (results, cost, recommended) = try sweep.run()
+        print(SweepSummary.text(results, cost: cost))
+
+        let outputURL = URL(fileURLWithPath: output)
+        let data = outputURL.appendingPathComponent(Runner.dataFolder)
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(results).write(to: data.appendingPathComponent("sweep.json"), options: .atomic)
+        let runFile = Runner.resultsFile(in: outputURL)
+        if var run = try? RunResults.load(from: runFile) {
+            run.sweep = results
+            try run.write(to: runFile)
+            _ = try Reporter.write(run, formats: ReportFormat.allCases, to: outputURL)
+            print("added the sweep to \(runFile.path) and re-rendered the reports in \(output)")
+        }
+        if let writeRecommended {
+            try recommended.export(to: URL(fileURLWithPath: writeRecommended))
+            print("recommended training data written to \(writeRecommended)")
+        }
+    }
+}
+
+enum SweepSummary {
+    static func text(_ results: SweepResults, cost: SweepCost) -> String {
+        var lines = [
+            "sweep of \(results.variant) on \(results.corpus) (\(results.split) split), \(results.points.count) points",
+            "weight  phrases  templates  samples    B-WER    U-WER   anti-WER   WER (rescored / decoded)  pareto",
+        ]
+        for point in results.points.sorted(by: {
+            ($0.samplesUsed, $0.parameters.weight) < ($1.samplesUsed, $1.parameters.weight)
+        }) {
+            let p = point.parameters
+            lines.append(
+                String(
+                    format: "%5.2f  %7.2f  %9.2f  %7d  %6.2f%%  %6.2f%%  %8@  %7.2f%% / %@  %@", p.weight,
+                    p.countScaling["phrases"] ?? 1, p.countScaling["templates"] ?? 1, point.samplesUsed,
+                    point.boostedWordErrorRate * 100, point.unboostedWordErrorRate * 100,
+                    point.antiContextWordErrorRate.map { String(format: "%.2f%%", $0 * 100) } ?? "—",
+                    (point.rescoredWER ?? point.wordErrorRate) * 100,
+                    point.decodedWER.map { String(format: "%.2f%%", $0 * 100) } ?? "  —   ",
+                    point.paretoOptimal ? "★" : ""))
+        }
+        let confirmed = results.points.filter { $0.decodedWER != nil && $0.rescoredWER != nil }
+        if !confirmed.isEmpty {
+            let gaps = confirmed.map { abs($0.decodedWER! - $0.rescoredWER!) * 100 }
+            lines.append(
+                String(
+                    format: "rescored vs fully decoded WER on %d confirmed points: mean gap %.2f, max %.2f points",
+                    confirmed.count, gaps.reduce(0, +) / Double(gaps.count), gaps.max() ?? 0))
+        }
+        lines.append(
+            String(
+                format:
+                    "cost: one decoding pass %.1f s; %d points prepared in %.1f s and rescored in %.1f s = %.2f× one pass "
+                    + "(confirmations %.1f s)", cost.decodePassSeconds, cost.points, cost.prepareSeconds,
+                cost.rescoreSeconds, cost.multipleOfDecodePass, cost.confirmSeconds))
+        if let r = results.recommendation {
+            let p = r.parameters
+            lines.append(
+                String(
+                    format: "recommended: weight %.2f, phrases ×%.2f, templates ×%.2f — %@", p.weight,
+                    p.countScaling["phrases"] ?? 1, p.countScaling["templates"] ?? 1, r.reason))
+            lines.append(
+                String(
+                    format: "on the test split: WER %.2f%% → %.2f%%, B-WER %.2f%% → %.2f%%%@",
+                    r.testBaseline.wordErrorRate * 100, r.test.wordErrorRate * 100,
+                    (r.testBaseline.boostedWordErrorRate ?? 0) * 100, (r.test.boostedWordErrorRate ?? 0) * 100,
+                    r.testAntiContextWER.map {
+                        String(
+                            format: ", anti-context WER %.2f%% → %.2f%%", (r.testAntiContextBaselineWER ?? .nan) * 100,
+                            $0 * 100)
+                    } ?? ""))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,322 @@
+import Audio
+import Corpus
+import Foundation
+import LanguageModel
+import Recognition
+import Results
+import Runner
+import Scoring
+import TrainingData
+
+/// What a sweep explores.
+public struct SweepOptions: Sendable {
+    /// The variant to tune; nil for the suite's first.
+    public var variant: String?
+    /// Interpolation weights.
+    public var weights: [Double]
+    /// Count scaling of the phrase group.
+    public var phraseScales: [Double]
+    /// Count scaling of the templates.
+    public var templateScales: [Double]
+    /// Points to confirm by full decoding (the recommendation and the shipped setting first).
+    public var confirm: Int
+    /// B-WER tolerance for "as good as the shipped setting", in points.
+    public var tolerance: Double
+
+    public init(
+        variant: String? = nil, weights: [Double] = [0.2, 0.35, 0.5, 0.7, 0.9],
+        phraseScales: [Double] = [0.1, 0.3, 1], templateScales: [Double] = [0.01, 0.1, 1], confirm: Int = 3,
+        tolerance: Double = 1.0
+    ) {
+        self.variant = variant
+        self.weights = weights
+        self.phraseScales = phraseScales
+        self.templateScales = templateScales
+        self.confirm = confirm
+        self.tolerance = tolerance
+    }
+
+    /// Every point of the grid.
+    var grid: [SweepParameters] {
+        weights.flatMap { weight in
+            phraseScales.flatMap { phrases in
+                templateScales.map { templates in
+                    SweepParameters(weight: weight, countScaling: ["phrases": phrases, "templates": templates])
+                }
+            }
+        }
+    }
+}
+
+/// What a sweep cost, to compare with one decoding pass.
+public struct SweepCost: Sendable, Codable {
+    public var decodePassSeconds: Double
+    public var prepareSeconds: Double
+    public var rescoreSeconds: Double
+    public var confirmSeconds: Double
+    public var points: Int
+    /// (prepare + rescore) / one decoding pass: the cost of exploring the grid.
+    public var multipleOfDecodePass: Double { (prepareSeconds + rescoreSeconds) / max(decodePassSeconds, 1e-9) }
+}
+
+/// Tunes a variant's counts and weight against the training-data budget on the dev split, then
+/// judges the recommendation once on the test split.
+///
+/// The dev audio is decoded once into lattices with the variant's full model; every point is only
+/// rescored (see `LatticeRescorer`), and a few are confirmed by full decoding, so the report can say
+/// how far rescoring is from the truth.
+public final class Sweep {
+    let suite: Suite
+    let options: SweepOptions
+    let toolchain: Toolchain
+    let settings = RunSettings(
+        workers: 1, normalizer: .standard, alignmentMode: .sclite, bootstrap: BootstrapOptions(), minimumGoodWords: 2)
+    /// Progress lines for a terminal.
+    public var log: (String) -> Void = { _ in }
+
+    public init(suite: Suite, options: SweepOptions, toolchain: Toolchain = Toolchain()) {
+        self.suite = suite
+        self.options = options
+        self.toolchain = toolchain
+    }
+
+    struct Split {
+        var domain: [CorpusEntry]
+        var anti: [CorpusEntry]
+        var domainClips: [AudioClip]
+        var antiClips: [AudioClip]
+    }
+
+    public func run() throws -> (SweepResults, SweepCost, CustomLanguageModelData) {
+        guard
+            let variant = options.variant.map({ name in suite.variants.first { $0.name == name } })
+                ?? suite.variants.first
+        else {
+            throw RunnerError.invalidSuite(
+                path: suite.file.path, line: nil, message: "no variant named \(options.variant ?? "") to sweep")
+        }
+        guard
+            let domain = suite.corpora.first(where: { $0.role == .domain && suite.variants(for: $0).contains(variant) })
+        else {
+            throw RunnerError.corpus("variant \(variant.name) has no domain corpus to tune on")
+        }
+        let anti = suite.corpora.filter { $0.role == .antiContext }
+        let data = try Toolchain.loadTrainingData(variant.training)
+        let prepareOptions = variant.prepareOptions
+        let full = try toolchain.prepare(variant.training, options: prepareOptions).artifact
+        let boosted = full.manifest.boostedWords
+
+        let dev = try split("dev", domain: domain, anti: anti)
+        log(
+            "tuning \(variant.name) on \(domain.name) dev (\(dev.domain.count) utterances) and anti-context dev (\(dev.anti.count))"
+        )
+
+        // One decoding pass into lattices, with the variant's full vocabulary at the grid's median
+        // weight: a strongly biased pass prunes the unbiased alternatives out of the lattice, an
+        // unbiased one the custom words.
+        var clock = Clock()
+        let sortedWeights = options.weights.sorted()
+        let firstPassWeight = sortedWeights.isEmpty ? variant.weight : sortedWeights[sortedWeights.count / 2]
+        let rescorer = try LatticeRescorer(
+            model: toolchain.model, configuration: Toolchain.configuration(full, weight: firstPassWeight))
+        for clip in dev.domainClips + dev.antiClips { try rescorer.add(clip) }
+        let decodePass = clock.lap()
+        log(String(format: "decoded the dev split once into lattices in %.1f s", decodePass))
+
+        // The shipped setting is always a point, so the recommendation can be compared with it.
+        var grid = options.grid
+        let shipped = SweepParameters(weight: variant.weight, countScaling: ["phrases": 1, "templates": 1])
+        if !grid.contains(shipped) { grid.append(shipped) }
+
+        let baselineHypotheses = try rescorer.rescore(customModel: nil, weight: 0)
+        let baselineAnti = score(dev.anti, Array(baselineHypotheses.dropFirst(dev.domain.count)), boosted: [])
+
+        var points: [SweepPoint] = []
+        var artifacts: [SweepParameters: PreparedArtifact] = [:]
+        var prepareSeconds = 0.0
+        var rescoreSeconds = 0.0
+        for parameters in grid {
+            var step = Clock()
+            let scaled = Self.scale(data, parameters)
+            let folder = toolchain.cacheFolder.appendingPathComponent("sweep").appendingPathComponent(
+                "\(variant.name)-p\(parameters.countScaling["phrases"]!)-t\(parameters.countScaling["templates"]!)")
+            let artifact = try toolchain.compiler.prepare(scaled, output: folder, options: prepareOptions).artifact
+            artifacts[parameters] = artifact
+            let prepared = step.lap()
+            prepareSeconds += prepared
+            let hypotheses = try rescorer.rescore(customModel: artifact.languageModel, weight: parameters.weight)
+            rescoreSeconds += step.lap()
+            let onDomain = score(dev.domain, Array(hypotheses.prefix(dev.domain.count)), boosted: boosted)
+            let onAnti = score(dev.anti, Array(hypotheses.dropFirst(dev.domain.count)), boosted: [])
+            points.append(
+                SweepPoint(
+                    parameters: parameters, samplesUsed: artifact.manifest.samples,
+                    wordErrorRate: onDomain.rates.wordErrorRate,
+                    boostedWordErrorRate: onDomain.boosted?.boostedWordErrorRate ?? 0,
+                    unboostedWordErrorRate: onDomain.boosted?.unboostedWordErrorRate ?? 0,
+                    antiContextWordErrorRate: dev.anti.isEmpty ? nil : onAnti.rates.wordErrorRate,
+                    prepareSeconds: artifact.manifest.timings.total, rescoredWER: onDomain.rates.wordErrorRate))
+        }
+        Self.markPareto(&points)
+        log(
+            String(
+                format: "rescored %d points in %.1f s (+ %.1f s preparing)", points.count, rescoreSeconds,
+                prepareSeconds))
+
+        // Recommend: as good as the shipped setting on B-WER (within the tolerance), no worse on the
+        // anti-context set than the baseline plus one point, and the fewest samples.
+        let reference = points.first { $0.parameters == shipped }!
+        let antiLimit = baselineAnti.rates.wordErrorRate + 0.01
+        let candidates = points.filter {
+            $0.boostedWordErrorRate <= reference.boostedWordErrorRate + options.tolerance / 100
+                && ($0.antiContextWordErrorRate ?? 0) <= max(antiLimit, reference.antiContextWordErrorRate ?? 0)
+        }
+        let chosen =
+            candidates.min {
+                ($0.samplesUsed, $0.boostedWordErrorRate, $0.wordErrorRate)
+                    < ($1.samplesUsed, $1.boostedWordErrorRate, $1.wordErrorRate)
+            } ?? reference
+
+        // Confirm the recommendation, the shipped setting and the cheapest points by full decoding.
+        var confirmOrder = [chosen.parameters, reference.parameters]
+        confirmOrder += points.sorted {
+            ($0.samplesUsed, $0.parameters.weight) < ($1.samplesUsed, $1.parameters.weight)
+        }
+        .map(\.parameters)
+        var confirmed = Set<SweepParameters>()
+        var confirmSeconds = 0.0
+        for parameters in confirmOrder where confirmed.count < options.confirm && !confirmed.contains(parameters) {
+            confirmed.insert(parameters)
+            var step = Clock()
+            let configuration = Toolchain.configuration(artifacts[parameters]!, weight: parameters.weight)
+            let hypotheses = try decode(dev.domainClips, configuration)
+            let decoded = score(dev.domain, hypotheses, boosted: boosted)
+            confirmSeconds += step.lap()
+            if let index = points.firstIndex(where: { $0.parameters == parameters }) {
+                points[index].decodedWER = decoded.rates.wordErrorRate
+            }
+        }
+
+        // Judge the recommendation once on the test split.
+        log("evaluating the recommendation once on the test split")
+        let test = try split("test", domain: domain, anti: anti)
+        let configuration = Toolchain.configuration(artifacts[chosen.parameters]!, weight: chosen.parameters.weight)
+        let testCustom = score(test.domain, try decode(test.domainClips, configuration), boosted: boosted)
+        let testBase = score(test.domain, try decode(test.domainClips, nil), boosted: boosted)
+        let testAnti =
+            test.anti.isEmpty
+            ? nil : score(test.anti, try decode(test.antiClips, configuration), boosted: []).rates.wordErrorRate
+        let testAntiBaseline =
+            test.anti.isEmpty ? nil : score(test.anti, try decode(test.antiClips, nil), boosted: []).rates.wordErrorRate
+        func summary(_ metrics: SystemMetrics) -> MetricSummary {
+            MetricSummary(
+                wordErrorRate: metrics.rates.wordErrorRate, sentenceErrorRate: metrics.rates.sentenceErrorRate,
+                boostedWordErrorRate: metrics.boosted?.boostedWordErrorRate,
+                unboostedWordErrorRate: metrics.boosted?.unboostedWordErrorRate, termF1: metrics.terms?.overall.f1)
+        }
+        let share = reference.samplesUsed > 0 ? Double(chosen.samplesUsed) / Double(reference.samplesUsed) : 1
+        let reason = String(
+            format: "fewest samples (%d, %.0f%% of the shipped %d) with dev B-WER %.2f%% within %.1f point of the "
+                + "shipped setting's %.2f%% and anti-context WER %.2f%% (baseline %.2f%%)",
+            chosen.samplesUsed, share * 100, reference.samplesUsed, chosen.boostedWordErrorRate * 100,
+            options.tolerance,
+            reference.boostedWordErrorRate * 100, (chosen.antiContextWordErrorRate ?? 0) * 100,
+            baselineAnti.rates.wordErrorRate * 100)
+        let results = SweepResults(
+            variant: variant.name, corpus: domain.name, antiContextCorpus: anti.first?.name, split: "dev",
+            points: points,
+            recommendation: SweepRecommendation(
+                parameters: chosen.parameters, reason: reason, testSplit: "test", test: summary(testCustom),
+                testBaseline: summary(testBase), testAntiContextWER: testAnti,
+                testAntiContextBaselineWER: testAntiBaseline))
+        let cost = SweepCost(
+            decodePassSeconds: decodePass, prepareSeconds: prepareSeconds, rescoreSeconds: rescoreSeconds,
+            confirmSeconds: confirmSeconds, points: points.count)
+        return (results, cost, Self.scale(data, chosen.parameters))
+    }
+
+    /// The entries and audio of one split; anti-context corpora without that split contribute all entries.
+    func split(_ name: String, domain: Suite.Corpus, anti: [Suite.Corpus]) throws -> Split {
+        func entries(_ corpus: Suite.Corpus, strict: Bool) throws -> [CorpusEntry] {
+            if let texts = corpus.texts {
+                _ = try Synthesizer().build(texts: texts, output: corpus.manifest.deletingLastPathComponent())
+            }
+            let all = try CorpusManifest.load(corpus.manifest, audioFolder: corpus.audioFolder)
+            let chosen = all.filter { $0.split == name }
+            if chosen.isEmpty && strict {
+                throw RunnerError.corpus("\(corpus.name) has no \(name) split to tune on (mark entries with \"split\")")
+            }
+            return chosen.isEmpty ? all : chosen
+        }
+        let domainEntries = try entries(domain, strict: true)
+        let antiEntries = try anti.flatMap { try entries($0, strict: false) }
+        let loader = AudioLoader()
+        let load = { (entries: [CorpusEntry]) throws -> [AudioClip] in try entries.map { try loader.load($0.audio) } }
+        return Split(
+            domain: domainEntries, anti: antiEntries, domainClips: try load(domainEntries),
+            antiClips: try load(antiEntries))
+    }
+
+    func decode(_ clips: [AudioClip], _ configuration: LanguageModelConfiguration?) throws -> [String] {
+        let recognizer = try SpeechRecognizer(locale: "en-US", model: toolchain.model)
+        let options = RecognitionOptions(
+            requiresOnDeviceRecognition: true, customizedLanguageModel: configuration, maximumAlternatives: 0)
+        return try clips.map { try recognizer.recognize($0, options: options).bestTranscription.formattedString }
+    }
+
+    func score(_ entries: [CorpusEntry], _ hypotheses: [String], boosted: [String]) -> SystemMetrics {
+        let records = zip(entries, hypotheses).enumerated().map { index, pair in
+            Aggregation.record(
+                id: pair.0.id, index: index, audioPath: pair.0.audio.path, reference: pair.0.text, hypothesis: pair.1,
+                settings: settings)
+        }
+        return Aggregation.metrics(of: records, boostedWords: boosted, normalizer: settings.normalizer)
+    }
+
+    /// The training data with its phrase and template counts scaled (each at least 1).
+    static func scale(_ data: CustomLanguageModelData, _ parameters: SweepParameters) -> CustomLanguageModelData {
+        let phrases = parameters.countScaling["phrases"] ?? 1
+        let templates = parameters.countScaling["templates"] ?? 1
+        var scaled = CustomLanguageModelData(
+            locale: data.locale, identifier: data.identifier, version: data.version, isPrivate: data.isPrivate)
+        for phrase in data.phraseCounts {
+            scaled.insert(phrase: phrase.phrase, count: max(1, Int((Double(phrase.count) * phrases).rounded())))
+        }
+        for group in data.templateGroups {
+            scaled.insert(
+                templates: PhraseCountsFromTemplates(
+                    classes: group.classes,
+                    templates: group.templates.map {
+                        TemplatePhraseCountGenerator.Template(
+                            $0.body, count: max(1, Int((Double($0.count) * templates).rounded())))
+                    }))
+        }
+        for pronunciation in data.pronunciations { scaled.insert(term: pronunciation) }
+        return scaled
+    }
+
+    /// Marks the points no other point beats on samples, anti-context WER and B-WER at once.
+    static func markPareto(_ points: inout [SweepPoint]) {
+        func key(_ p: SweepPoint) -> [Double] {
+            [Double(p.samplesUsed), p.antiContextWordErrorRate ?? 0, p.boostedWordErrorRate]
+        }
+        for i in points.indices {
+            let a = key(points[i])
+            points[i].paretoOptimal = !points.indices.contains { j in
+                let b = key(points[j])
+                return j != i && zip(b, a).allSatisfy { $0 <= $1 } && zip(b, a).contains { $0 < $1 }
+            }
+        }
+    }
+}
+
+/// Elapsed seconds between laps.
+struct Clock {
+    private var last = DispatchTime.now().uptimeNanoseconds
+
+    mutating func lap() -> Double {
+        let now = DispatchTime.now().uptimeNanoseconds
+        defer { last = now }
+        return Double(now - last) / 1e9
+    }
+}

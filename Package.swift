@@ -91,18 +91,22 @@ let package = Package(
 
         // Tests.
         .target(name: "GambitTestSupport", path: "Sources/GambitTestSupport"),
+        .target(name: "ResultsFixtures", dependencies: ["Results", "Scoring"], path: "Sources/ResultsFixtures"),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "GambitTestSupport"]),
         .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "Audio", "GambitTestSupport"]),
         .testTarget(name: "TrainingDataTests", dependencies: ["TrainingData"]),
         .testTarget(name: "NGramTests", dependencies: ["NGram"]),
         .testTarget(name: "ScoringTests", dependencies: ["Scoring"]),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Audio", "GambitTestSupport"]),
-        .testTarget(name: "ResultsTests", dependencies: ["Results", "Scoring"]),
+        .testTarget(name: "ResultsTests", dependencies: ["Results", "ResultsFixtures", "Scoring"]),
         .testTarget(
-            name: "ReportingTests", dependencies: ["Reporting", "Results", "Scoring", "CXMLSchema"], exclude: ["Golden"]
+            name: "ReportingTests", dependencies: ["Reporting", "Results", "ResultsFixtures", "Scoring", "CXMLSchema"],
+            exclude: ["Golden"]
         ),
         .testTarget(name: "RunnerTests", dependencies: ["Runner", "Results", "Tuning", "GambitTestSupport"]),
-        .testTarget(name: "GateTests", dependencies: ["Gate", "Results", "Reporting", "Scoring", "CXMLSchema"]),
+        .testTarget(
+            name: "GateTests",
+            dependencies: ["Gate", "Results", "ResultsFixtures", "Reporting", "Scoring", "CXMLSchema"]),
         .testTarget(
             name: "LanguageModelTests",
             dependencies: ["LanguageModel", "Runner", "Recognition", "NGram", "TrainingData", "GambitTestSupport"]

@@ -128,42 +128,27 @@ public enum Aggregation {
         }
         var customizedByID: [String: UtteranceRecord] = [:]
         for record in customized.utterances { customizedByID[record.id] = record }
-        var operationsA: [[EditOperation]] = []
-        var operationsB: [[EditOperation]] = []
-        var errorsA: [Int] = []
-        var errorsB: [Int] = []
-        var words: [Int] = []
-        var boostedA: [Int] = []
-        var boostedB: [Int] = []
-        var boostedWords: [Int] = []
-        var unboostedA: [Int] = []
-        var unboostedB: [Int] = []
-        var unboostedWords: [Int] = []
+        var paired = PairedErrors()
         for a in baseline.utterances {
             guard let b = customizedByID[a.id] else { continue }
             let alignmentA = Alignment(pairs: a.alignment)
             let alignmentB = Alignment(pairs: b.alignment)
-            operationsA.append(alignmentA.pairs.map(\.operation))
-            operationsB.append(alignmentB.pairs.map(\.operation))
-            errorsA.append(alignmentA.counts.errors)
-            errorsB.append(alignmentB.counts.errors)
-            words.append(alignmentA.counts.referenceWords)
+            paired.append(
+                operationsA: alignmentA.pairs.map(\.operation), operationsB: alignmentB.pairs.map(\.operation),
+                errorsA: alignmentA.counts.errors, errorsB: alignmentB.counts.errors,
+                referenceWords: alignmentA.counts.referenceWords)
             if !boosted.isEmpty {
                 let ra = CustomizationMetrics.boostedWordErrorRates(alignments: [alignmentA], boostedWords: boosted)
                 let rb = CustomizationMetrics.boostedWordErrorRates(alignments: [alignmentB], boostedWords: boosted)
-                boostedA.append(ra.boostedErrors)
-                boostedB.append(rb.boostedErrors)
-                boostedWords.append(ra.boostedReferenceWords)
-                unboostedA.append(ra.unboostedErrors)
-                unboostedB.append(rb.unboostedErrors)
-                unboostedWords.append(ra.unboostedReferenceWords)
+                paired.appendBoosted(
+                    errorsA: ra.boostedErrors, errorsB: rb.boostedErrors, referenceWords: ra.boostedReferenceWords,
+                    unboostedErrorsA: ra.unboostedErrors, unboostedErrorsB: rb.unboostedErrors,
+                    unboostedReferenceWords: ra.unboostedReferenceWords)
             }
         }
         let options = settings.bootstrap
-        let deltaWER = Significance.pairedBootstrap(
-            metric: "WER", errorsA: errorsA, errorsB: errorsB, referenceWords: words, options: options)
-        let matchedPairs = Significance.matchedPairs(
-            operationsA, operationsB, minimumGoodWords: settings.minimumGoodWords)
+        let deltaWER = paired.deltaWER(options)
+        let matchedPairs = paired.matchedPairs(minimumGoodWords: settings.minimumGoodWords)
         let base = summary(baseline)
         let custom = summary(customized)
         let oracleSummary = oracle.map(summary)
@@ -174,19 +159,9 @@ public enum Aggregation {
         }
         return Comparison(
             corpus: customized.corpus, variant: variant.name, baseline: base, customized: custom,
-            oracle: oracleSummary, pairedUtterances: errorsA.count, deltaWER: deltaWER,
-            deltaBoostedWER: boosted.isEmpty
-                ? nil
-                : Significance.pairedBootstrap(
-                    metric: "B-WER", errorsA: boostedA, errorsB: boostedB, referenceWords: boostedWords,
-                    options: options),
-            deltaUnboostedWER: boosted.isEmpty
-                ? nil
-                : Significance.pairedBootstrap(
-                    metric: "U-WER", errorsA: unboostedA, errorsB: unboostedB, referenceWords: unboostedWords,
-                    options: options),
-            matchedPairs: matchedPairs,
-            mcNemar: Significance.mcNemar(errorsA: errorsA.map { $0 > 0 }, errorsB: errorsB.map { $0 > 0 }),
+            oracle: oracleSummary, pairedUtterances: paired.count, deltaWER: deltaWER,
+            deltaBoostedWER: paired.deltaBoostedWER(options), deltaUnboostedWER: paired.deltaUnboostedWER(options),
+            matchedPairs: matchedPairs, mcNemar: paired.mcNemar,
             oracleGainCaptured: captured,
             significant: deltaWER.significant || matchedPairs.significant)
     }

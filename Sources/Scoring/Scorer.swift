@@ -495,40 +495,28 @@ struct Evaluation {
         // Pair the utterances scored in both systems, by reference index.
         var scoredInB = [Int32](repeating: -1, count: reference.count)
         for (scored, refIndex) in b.referenceIndex.enumerated() { scoredInB[Int(refIndex)] = Int32(scored) }
-        var operationsA: [[EditOperation]] = []
-        var operationsB: [[EditOperation]] = []
-        var errorsA: [Int] = []
-        var errorsB: [Int] = []
-        var words: [Int] = []
-        var boostedA: [Int] = []
-        var boostedB: [Int] = []
-        var boostedWords: [Int] = []
+        var paired = PairedErrors()
         for (scoredA, refIndex) in a.referenceIndex.enumerated() {
             let scoredB = Int(scoredInB[Int(refIndex)])
             guard scoredB >= 0 else { continue }
-            operationsA.append(Array(a.operations(scoredA)))
-            operationsB.append(Array(b.operations(scoredB)))
-            errorsA.append(a.counts[scoredA].errors)
-            errorsB.append(b.counts[scoredB].errors)
-            words.append(a.counts[scoredA].referenceWords)
+            paired.append(
+                operationsA: Array(a.operations(scoredA)), operationsB: Array(b.operations(scoredB)),
+                errorsA: a.counts[scoredA].errors, errorsB: b.counts[scoredB].errors,
+                referenceWords: a.counts[scoredA].referenceWords)
             if hasBoosted {
-                boostedA.append(Int(a.boostedErrors[scoredA]))
-                boostedB.append(Int(b.boostedErrors[scoredB]))
-                boostedWords.append(Int(a.boostedReference[scoredA]))
+                paired.appendBoosted(
+                    errorsA: Int(a.boostedErrors[scoredA]), errorsB: Int(b.boostedErrors[scoredB]),
+                    referenceWords: Int(a.boostedReference[scoredA]))
             }
         }
         return SystemComparison(
             systemA: report(a),
             systemB: report(b),
-            commonUtterances: errorsA.count,
-            matchedPairs: Significance.matchedPairs(operationsA, operationsB),
-            mcNemar: Significance.mcNemar(errorsA: errorsA.map { $0 > 0 }, errorsB: errorsB.map { $0 > 0 }),
-            deltaWER: Significance.pairedBootstrap(
-                metric: "WER", errorsA: errorsA, errorsB: errorsB, referenceWords: words, options: bootstrap),
-            deltaBoostedWER: hasBoosted
-                ? Significance.pairedBootstrap(
-                    metric: "B-WER", errorsA: boostedA, errorsB: boostedB, referenceWords: boostedWords,
-                    options: bootstrap) : nil)
+            commonUtterances: paired.count,
+            matchedPairs: paired.matchedPairs(),
+            mcNemar: paired.mcNemar,
+            deltaWER: paired.deltaWER(bootstrap),
+            deltaBoostedWER: paired.deltaBoostedWER(bootstrap))
     }
 }
 

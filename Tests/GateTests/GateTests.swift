@@ -3,6 +3,7 @@ import Foundation
 import Gate
 import Reporting
 import Results
+import ResultsFixtures
 import Scoring
 import Testing
 

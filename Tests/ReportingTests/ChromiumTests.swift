@@ -1,6 +1,7 @@
 import Foundation
 import Reporting
 import Results
+import ResultsFixtures
 import Testing
 
 /// Renders the HTML report in headless Chromium: the script must run without console errors, and a screenshot is

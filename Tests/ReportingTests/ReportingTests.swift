@@ -2,6 +2,7 @@ import CXMLSchema
 import Foundation
 import Reporting
 import Results
+import ResultsFixtures
 import Testing
 
 /// A fresh temporary directory, removed by the caller.

@@ -1,5 +1,6 @@
 import Foundation
 import Results
+import ResultsFixtures
 import Scoring
 import Testing
 

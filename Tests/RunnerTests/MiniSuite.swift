@@ -4,7 +4,7 @@ import Results
 import Runner
 
 /// A small real suite made on the fly: chess commands spoken by two flite voices, the real "cards"
-/// recordings as anti-context speech, and the seed's chess data as the variant.
+/// recordings and two short LibriVox ones as anti-context speech, and the seed's chess data as the variant.
 struct MiniSuite {
     let folder: URL
     let suiteFile: URL
@@ -17,7 +17,8 @@ struct MiniSuite {
     /// - Parameters:
     ///   - weight: The variant's interpolation weight.
     ///   - badAudio: Add an utterance whose audio file is not audio.
-    init(weight: Double = 0.5, badAudio: Bool = false, oracle: Bool = false) throws {
+    ///   - backgroundMass: The variant's background mass; nil for the compiler's default.
+    init(weight: Double = 0.5, backgroundMass: Double? = nil, badAudio: Bool = false, oracle: Bool = false) throws {
         folder = try TestSupport.temporaryDirectory("suite")
         let audio = folder.appendingPathComponent("audio")
         try FileManager.default.createDirectory(at: audio, withIntermediateDirectories: true)
@@ -39,9 +40,19 @@ struct MiniSuite {
         }
         try (lines.joined(separator: "\n") + "\n").write(
             to: folder.appendingPathComponent("chess.jsonl"), atomically: true, encoding: .utf8)
-        let cards = ["ten of clubs", "four queen of clubs", "seven of clubs"].enumerated().map { index, text in
-            #"{"id":"cards-00\#(index + 1)","audio":"\#(TestSupport.cards[index].path)","text":"\#(text)"}"#
-        }
+        let librivox = TestSupport.testData.appendingPathComponent("librivox")
+        let general = [
+            ("cards-001", TestSupport.cards[0].path, "ten of clubs"),
+            (
+                "librivox-0880", librivox.appendingPathComponent("sense_and_sensibility_01_austen_64kb-0880.wav").path,
+                "he was not an ill disposed young man"
+            ),
+            (
+                "librivox-0930", librivox.appendingPathComponent("sense_and_sensibility_01_austen_64kb-0930.wav").path,
+                "he might even have been made amiable himself"
+            ),
+        ]
+        let cards = general.map { id, audio, text in #"{"id":"\#(id)","audio":"\#(audio)","text":"\#(text)"}"# }
         try (cards.joined(separator: "\n") + "\n").write(
             to: folder.appendingPathComponent("general.jsonl"), atomically: true, encoding: .utf8)
         try """
@@ -66,7 +77,7 @@ struct MiniSuite {
           - {name: chess, manifest: chess.jsonl, role: domain}
           - {name: general, manifest: general.jsonl, role: anti-context}
         variants:
-          - {name: chess-seed, training: chess.yaml, weight: \(weight)}
+          - {name: chess-seed, training: chess.yaml, weight: \(weight)\(backgroundMass.map { ", backgroundMass: \($0)" } ?? "")}
         modes: [baseline, customized\(oracle ? ", oracle" : "")]
         streaming: {utterances: 2, chunkMilliseconds: 100}
         """.write(to: suiteFile, atomically: true, encoding: .utf8)

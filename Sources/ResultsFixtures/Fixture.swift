@@ -1,24 +1,25 @@
-// A small synthetic run shared by the Results, Reporting and Gate tests (the same file is in each test target,
-// because test targets cannot depend on one another).
+// A small synthetic run shared by the Results, Reporting and Gate tests.
 import Foundation
 import Results
 import Scoring
 
-enum Fixture {
-    static let settings = RunSettings(
+public enum Fixture {
+    public static let settings = RunSettings(
         workers: 2, normalizer: .standard, alignmentMode: .sclite, bootstrap: BootstrapOptions(resamples: 200, seed: 7))
 
     /// Terms of the private variant; no report may show them.
-    static let privateTerms = ["siobhan", "okonkwo", "aurelio", "nakamura", "siobhan okonkwo", "aurelio nakamura"]
+    public static let privateTerms = [
+        "siobhan", "okonkwo", "aurelio", "nakamura", "siobhan okonkwo", "aurelio nakamura",
+    ]
 
-    static let chess = VariantInfo(
+    public static let chess = VariantInfo(
         name: "chess-full", trainingDataFile: "training/chess-full.json", weight: 0.7, samplesUsed: 4_000,
         sampleBudget: 5_000, artifactFingerprint: "sha256:9f2c41d0",
         prepareSeconds: PrepareTimings(expand: 0.25, estimate: 1.5, write: 0.125, compileBinary: 0.5),
         boostedWords: ["albin", "gambit", "najdorf", "nimzowitsch", "kingside"],
         multiWordTerms: ["albin counter gambit"])
 
-    static let contacts = VariantInfo(
+    public static let contacts = VariantInfo(
         name: "contacts", trainingDataFile: "training/contacts.json", weight: 0.5, isPrivate: true,
         samplesUsed: 800, artifactFingerprint: "sha256:0b77e5aa",
         prepareSeconds: PrepareTimings(expand: 0.125, estimate: 0.5, write: 0.125, compileBinary: 0.25),
@@ -29,7 +30,7 @@ enum Fixture {
             classes: ["contact": ["siobhan okonkwo", "aurelio nakamura"]]))
 
     /// (reference, baseline, customized, oracle) per corpus; `nil` customized = the decoder failed.
-    static let chessLines: [(String, String, String?, String)] = [
+    public static let chessLines: [(String, String, String?, String)] = [
         ("knight to queen bishop three", "night to queen bishop three", "knight to queen bishop three", ""),
         (
             "the albin counter gambit is sharp", "the all been counter gambit is sharp",
@@ -46,7 +47,7 @@ enum Fixture {
         ("the king's gambit accepted", "the kings gambit accepted", "the king's gambit accepted", ""),
     ]
 
-    static let contactLines: [(String, String, String?, String)] = [
+    public static let contactLines: [(String, String, String?, String)] = [
         ("call siobhan okonkwo", "call shivaun ok on quo", "call siobhan okonkwo", ""),
         ("text aurelio nakamura on mobile", "text a relio naka mura on mobile", "text aurelio nakamura on mobile", ""),
         ("call aurelio nakamura", "call or really oh nakamura", "call aurelio nakamura", ""),
@@ -55,7 +56,7 @@ enum Fixture {
     ]
 
     /// (reference, baseline, with chess-full, with contacts).
-    static let generalLines: [(String, String, String, String)] = [
+    public static let generalLines: [(String, String, String, String)] = [
         (
             "the weather will be sunny tomorrow", "the weather will be sunny tomorrow",
             "the weather will be sunny tomorrow", "the weather will be sunny tomorrow"
@@ -71,7 +72,7 @@ enum Fixture {
         ("how far is the station", "how far is the station", "how far is the station", "how far is siobhan station"),
     ]
 
-    static func records(
+    public static func records(
         corpus: String, lines: [(reference: String, hypothesis: String?)], mode: SystemMode, variant: VariantInfo?
     ) -> [UtteranceRecord] {
         lines.enumerated().map { index, line in
@@ -102,7 +103,7 @@ enum Fixture {
         }
     }
 
-    static func system(
+    public static func system(
         _ corpus: String, _ mode: SystemMode, _ variant: VariantInfo?, _ lines: [(String, String?)]
     ) -> SystemResults {
         let records = records(
@@ -117,7 +118,7 @@ enum Fixture {
     }
 
     /// The run. `worse` makes chess-full lose on the general (anti-context) corpus and on chess.
-    static func results(worse: Bool = false) -> RunResults {
+    public static func results(worse: Bool = false) -> RunResults {
         var systems: [SystemResults] = []
         systems.append(system("chess", .baseline, nil, chessLines.map { ($0.0, $0.1) }))
         systems.append(
@@ -156,7 +157,7 @@ enum Fixture {
         return results
     }
 
-    static func checks(_ results: RunResults) -> [Check] {
+    public static func checks(_ results: RunResults) -> [Check] {
         var checks = [
             Check(
                 name: "on-device", kind: .onDevice, passed: true, message: "network denied and verified (ENETUNREACH)"),
@@ -186,7 +187,7 @@ enum Fixture {
         return checks
     }
 
-    static let sweep = SweepResults(
+    public static let sweep = SweepResults(
         variant: "chess-full", corpus: "chess", antiContextCorpus: "general", split: "dev",
         points: [0.3, 0.5, 0.7, 0.9].enumerated().map { index, weight in
             SweepPoint(

@@ -41,18 +41,18 @@ struct Run: ParsableCommand {
         let options = RunOptions(
             output: outputURL, workers: workers, shard: parsedShard, workerExecutable: Self.executable(),
             fresh: fresh, denyNetwork: denyNetwork, progress: { done, total in progress.update(done, total) })
-        FileHandle.standardError.write(
-            Data(
-                "running \(suiteFile.name): \(suiteFile.corpora.count) corpora, \(suiteFile.variants.count) variants, \(workers) workers\n"
-                    .utf8))
+        let banner =
+            "running \(suiteFile.name): \(suiteFile.corpora.count) corpora, \(suiteFile.variants.count) variants, "
+            + "\(workers) workers\n"
+        FileHandle.standardError.write(Data(banner.utf8))
         let results = try Runner(suite: suiteFile, options: options).run()
         progress.finish()
         print(Summary.text(results))
         let written = try ReportWriter.writeAll(results, to: outputURL)
+        let top = written.filter { $0.deletingLastPathComponent().path == outputURL.standardizedFileURL.path }
         print(
-            "wrote "
-                + written.map { $0.path.replacingOccurrences(of: outputURL.path + "/", with: "\(output)/") }
-                .joined(separator: ", "))
+            "wrote \(top.map { "\(output)/\($0.lastPathComponent)" }.joined(separator: ", ")) and "
+                + "\(written.count - top.count) sclite trn/ctm files under \(output)/")
     }
 
     /// This executable, which the runner starts again as `gambit worker`.

@@ -5,13 +5,13 @@ import Results
 enum Summary {
     static func text(_ results: RunResults) -> String {
         func pct(_ value: Double?) -> String { value.map { String(format: "%6.2f%%", $0 * 100) } ?? "     —" }
-        var lines = ["", "corpus         system                      WER     B-WER    U-WER   term F1  utts  failed"]
+        var lines = ["", "corpus     system                        WER     B-WER    U-WER   term F1  utts  failed"]
         for system in results.systems {
             let name = system.mode == .customized ? "customized: \(system.variant ?? "")" : system.mode.rawValue
             let m = system.metrics
             lines.append(
-                system.corpus.padding(toLength: 15, withPad: " ", startingAt: 0)
-                    + name.padding(toLength: 24, withPad: " ", startingAt: 0)
+                system.corpus.padding(toLength: 11, withPad: " ", startingAt: 0)
+                    + name.padding(toLength: 28, withPad: " ", startingAt: 0)
                     + " \(pct(m.rates.wordErrorRate))  \(pct(m.boosted?.boostedWordErrorRate))  "
                     + "\(pct(m.boosted?.unboostedWordErrorRate))  \(pct(m.terms?.overall.f1))  "
                     + String(format: "%4d  %6d", system.utterances.count, system.failures.failed))

@@ -112,7 +112,7 @@ enum Checks {
                 ? "decoder reported the artifact's fingerprint \(artifact.manifest.fingerprint.prefix(12))…; "
                 : "decoder reported \(reported.map { String($0.prefix(12)) }.sorted()), expected "
                     + "\(artifact.manifest.fingerprint.prefix(12))… (stale or wrong artifact); ")
-                + "\(better) of \(phrases) training trigrams score higher under the customized model than the base\(detail)"
+                + "\(better) of \(phrases) training n-grams score higher under the customized model than the base\(detail)"
         )
     }
 }
@@ -122,22 +122,27 @@ enum AcousticModelPaths {
     static var baseLanguageModel: URL { Toolchain.sharedModel.languageModel }
 }
 
-/// Short word sequences taken from the custom model's own trigrams, to score under both models.
+/// Short word sequences taken from the custom model's own n-grams, to score under both models: the
+/// highest order that has n-grams of real words (a model of one-word phrases has only unigrams).
 enum CanaryPhrases {
     static func sample(fromARPA text: String, limit: Int) -> [[String]] {
-        var inTrigrams = false
-        var found: [[String]] = []
+        var byOrder: [Int: [[String]]] = [:]
+        var order = 0
         for line in text.split(separator: "\n") {
-            if line.hasPrefix("\\3-grams:") {
-                inTrigrams = true
+            if line.hasPrefix("\\"), line.hasSuffix("-grams:"), let n = Int(line.dropFirst().prefix { $0.isNumber }) {
+                order = n
                 continue
             }
-            if line.hasPrefix("\\") { inTrigrams = false }
-            guard inTrigrams else { continue }
+            if line.hasPrefix("\\") { order = 0 }
+            guard order > 0 else { continue }
             // ARPA lines: log10 probability, the n-gram, optional backoff; tab- or space-separated.
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().prefix(3).map(String.init)
-            if words.count == 3, !words.contains(where: { $0.hasPrefix("<") }) { found.append(words) }
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().prefix(order)
+            let words = fields.map(String.init)
+            if words.count == order, !words.contains(where: { $0.hasPrefix("<") }) {
+                byOrder[order, default: []].append(words)
+            }
         }
+        guard let found = byOrder.keys.sorted(by: >).lazy.compactMap({ byOrder[$0] }).first else { return [] }
         guard found.count > limit else { return found }
         let step = Double(found.count) / Double(limit)
         return (0..<limit).map { found[Int(Double($0) * step)] }

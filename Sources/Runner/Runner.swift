@@ -136,7 +136,11 @@ public final class Runner {
                             terms: artifact.manifest.boostedTerms))
                 }
             }
-            if suite.modes.contains(.oracle), let entries = corpusEntries[corpus.name], !entries.isEmpty {
+            // The oracle measures how much of the possible gain a variant captures; anti-context
+            // speech has no gain to capture, so it is not decoded against its own grammar.
+            if suite.modes.contains(.oracle), corpus.role == .domain, let entries = corpusEntries[corpus.name],
+                !entries.isEmpty
+            {
                 let configuration = try oracle(corpus, entries: entries, pronunciations: pronunciations)
                 systems.append(
                     System(
@@ -246,12 +250,25 @@ public final class Runner {
                 acousticModelPath: model.hmm.path, acousticModelFingerprint: model.fingerprint,
                 decoderArguments: DecoderSettings().commandLine))
         var results = RunResults(
-            run: info, networkDenial: pool.networkEvidence, variants: variantInfos, corpora: corpora,
+            run: info, networkDenial: Self.networkEvidence(items.compactMap { done[$0.request.key] }),
+            variants: variantInfos, corpora: corpora,
             systems: systemResults
         ).recomputingAggregates()
         results.checks = Checks.evaluate(results, artifacts: artifacts, responses: done, items: items.map(\.request))
         try results.write(to: Self.resultsFile(in: options.output))
         return results
+    }
+
+    /// Whether every decoded utterance came from a worker that proved it had no network, wherever
+    /// (this invocation or an earlier one, through the journal) it was decoded.
+    static func networkEvidence(_ responses: [WorkResponse]) -> NetworkDenialEvidence {
+        guard !responses.isEmpty else { return .none }
+        let denied = responses.filter { $0.networkDenied == true }.count
+        let methods = Set(responses.map { $0.networkIsolation ?? "unknown (decoded by an older Gambit)" }).sorted()
+        return NetworkDenialEvidence(
+            method: methods.joined(separator: "; "), verified: denied == responses.count,
+            detail: "\(denied) of \(responses.count) utterance decodings ran in a worker whose connect(127.0.0.1:9) "
+                + "failed with ENETUNREACH")
     }
 
     /// Loads a corpus's entries, synthesising its audio first when the suite gives texts and the

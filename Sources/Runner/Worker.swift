@@ -34,6 +34,10 @@ public struct WorkResponse: Codable, Sendable, Equatable {
     public var peakResidentMegabytes: Double
     public var retries: Int
     public var crashed: Bool
+    /// How the worker that decoded this was cut off from the network (set by the pool).
+    public var networkIsolation: String?
+    /// Whether that worker proved its network was unreachable.
+    public var networkDenied: Bool?
 }
 
 /// The first line a worker prints: whether its network is denied, and how that was checked.

@@ -81,6 +81,8 @@ public final class WorkerPool: @unchecked Sendable {
                     guard var final = response else { continue }
                     final.retries = attempt - 1
                     final.crashed = crashed
+                    final.networkIsolation = isolation
+                    final.networkDenied = worker?.hello.networkDenied ?? false
                     lock.withLock { completed(final) }
                 }
                 worker?.finish()
@@ -88,18 +90,6 @@ public final class WorkerPool: @unchecked Sendable {
         }
         group.wait()
         if let error = lock.withLock({ startupError }) { throw error }
-    }
-
-    /// Network evidence from the workers that ran.
-    public var networkEvidence: NetworkDenialEvidence {
-        lock.withLock {
-            guard !hellos.isEmpty else { return .none }
-            let denied = hellos.allSatisfy(\.networkDenied)
-            return NetworkDenialEvidence(
-                method: isolation, verified: denied,
-                detail: "\(hellos.filter(\.networkDenied).count) of \(hellos.count) worker processes: "
-                    + (hellos.first?.detail ?? ""))
-        }
     }
 
     private static func failed(_ request: WorkRequest, _ message: String) -> WorkResponse {

@@ -1,0 +1,31 @@
+import Testing
+
+@testable import Runner
+
+@Suite("The customization canary")
+struct CanaryTests {
+    @Test("Samples the highest order with real words, down to unigrams for one-word phrases")
+    func fallsBackToLowerOrders() {
+        let unigramsOnly = """
+            \\data\\
+            ngram 1=4
+            ngram 2=2
+
+            \\1-grams:
+            -99\t<s>\t-0.3
+            -0.5\t</s>
+            -0.6\tsertraline\t-0.2
+            -0.7\tapixaban\t-0.2
+
+            \\2-grams:
+            -0.1\t<s> sertraline
+            -0.1\tsertraline </s>
+
+            \\end\\
+            """
+        #expect(CanaryPhrases.sample(fromARPA: unigramsOnly, limit: 20) == [["sertraline"], ["apixaban"]])
+        let withTrigrams = unigramsOnly.replacingOccurrences(
+            of: "\\end\\", with: "\\3-grams:\n-0.2\tplay the winawer\n-0.3\t<s> play the\n\n\\end\\")
+        #expect(CanaryPhrases.sample(fromARPA: withTrigrams, limit: 20) == [["play", "the", "winawer"]])
+    }
+}

@@ -97,13 +97,9 @@ final class Decoder {
         self.frameRate = Double(cmd_ln_int_r(config, "-frate"))
 
         if let custom {
-            do {
-                try Self.activate(custom, in: ps, config: config)
-            } catch {
-                ps_free(ps)
-                if let merged { try? FileManager.default.removeItem(at: merged.deletingLastPathComponent()) }
-                throw error
-            }
+            // Every stored property is set, so a throw from here runs deinit, which frees the decoder
+            // and the merged dictionary: freeing them here too would free them twice.
+            try Self.activate(custom, in: ps, config: config)
         }
     }
 

@@ -207,3 +207,13 @@ public enum Fixture {
                 wordErrorRate: 0.21, sentenceErrorRate: 0.6, boostedWordErrorRate: 0.6, unboostedWordErrorRate: 0.13),
             testAntiContextWER: 0.06))
 }
+
+extension Fixture {
+    /// The JUnit schema our reports must validate against: `shared/schemas/` beside the repository
+    /// (where CI and every developer machine have it).
+    public static var junitSchema: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/schemas/jenkins-xunit-junit-10.xsd").path
+    }
+}

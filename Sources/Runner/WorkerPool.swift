@@ -181,9 +181,13 @@ final class WorkerProcess {
                 buffer.removeSubrange(buffer.startIndex...newline)
                 return Data(line)
             }
-            let chunk = handle.availableData
-            if chunk.isEmpty { return nil }
-            buffer.append(chunk)
+            // read(2) directly: Foundation's availableData traps on EINTR, which signals from
+            // crashing or exiting worker processes can cause.
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return nil }
+            buffer.append(contentsOf: chunk[0..<count])
         }
     }
 }

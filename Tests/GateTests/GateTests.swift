@@ -127,7 +127,7 @@ struct GateTests {
         try Data(xml.utf8).write(to: url)
         var messages = [CChar](repeating: 0, count: 4096)
         let status = gambit_xml_validate(
-            url.path, "/work/shared/schemas/jenkins-xunit-junit-10.xsd", &messages, messages.count)
+            url.path, Fixture.junitSchema, &messages, messages.count)
         #expect(
             status == 0, "\(String(decoding: messages.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
         )

@@ -232,10 +232,12 @@ public final class LanguageModelCompiler {
 }
 
 /// Elapsed time between laps, in seconds.
-struct Stopwatch {
+public struct Stopwatch {
     private var last = DispatchTime.now().uptimeNanoseconds
 
-    mutating func lap() -> Double {
+    public init() {}
+
+    public mutating func lap() -> Double {
         let now = DispatchTime.now().uptimeNanoseconds
         defer { last = now }
         return Double(now - last) / 1e9

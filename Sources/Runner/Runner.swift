@@ -154,6 +154,8 @@ public final class Runner {
         var items: [(system: Int, index: Int, entry: CorpusEntry, request: WorkRequest)] = []
         let model = toolchain.model
         let decoderSettings = DecoderSettings().commandLine.joined(separator: " ")
+        // A SHA-256 over the base model files: compute it once, not once per work item.
+        let modelFingerprint = model.fingerprint
         for (s, system) in systems.enumerated() {
             for (index, entry) in (corpusEntries[system.corpus.name] ?? []).enumerated() {
                 if let shard = options.shard, Self.shardIndex(entry.id, count: shard.count) != shard.index { continue }
@@ -163,7 +165,7 @@ public final class Runner {
                     system.mode != .oracle && index < suite.streaming.utterances
                     ? suite.streaming.chunkMilliseconds : nil
                 let key = Self.sha256(
-                    [audioHash, system.fingerprint, model.fingerprint, decoderSettings, "\(streamed ?? 0)"]
+                    [audioHash, system.fingerprint, modelFingerprint, decoderSettings, "\(streamed ?? 0)"]
                         .joined(separator: "|"))
                 let request = WorkRequest(
                     key: key, audio: entry.audio.path, configuration: system.configuration,
@@ -247,7 +249,7 @@ public final class Runner {
             shard: options.shard, settings: settings,
             engine: EngineInfo(
                 name: "PocketSphinx", version: "5prealpha (Debian 0.8+5prealpha+1)",
-                acousticModelPath: model.hmm.path, acousticModelFingerprint: model.fingerprint,
+                acousticModelPath: model.hmm.path, acousticModelFingerprint: modelFingerprint,
                 decoderArguments: DecoderSettings().commandLine))
         var results = RunResults(
             run: info, networkDenial: Self.networkEvidence(items.compactMap { done[$0.request.key] }),

@@ -114,7 +114,7 @@ public final class Sweep {
         // One decoding pass into lattices, with the variant's full vocabulary at the grid's median
         // weight: a strongly biased pass prunes the unbiased alternatives out of the lattice, an
         // unbiased one the custom words.
-        var clock = Clock()
+        var clock = Stopwatch()
         let sortedWeights = options.weights.sorted()
         let firstPassWeight = sortedWeights.isEmpty ? variant.weight : sortedWeights[sortedWeights.count / 2]
         let rescorer = try LatticeRescorer(
@@ -136,7 +136,7 @@ public final class Sweep {
         var prepareSeconds = 0.0
         var rescoreSeconds = 0.0
         for parameters in grid {
-            var step = Clock()
+            var step = Stopwatch()
             let scaled = Self.scale(data, parameters)
             let folder = toolchain.cacheFolder.appendingPathComponent("sweep").appendingPathComponent(
                 "\(variant.name)-p\(parameters.countScaling["phrases"]!)-t\(parameters.countScaling["templates"]!)")
@@ -187,7 +187,7 @@ public final class Sweep {
         var confirmSeconds = 0.0
         for parameters in confirmOrder where confirmed.count < options.confirm && !confirmed.contains(parameters) {
             confirmed.insert(parameters)
-            var step = Clock()
+            var step = Stopwatch()
             let configuration = Toolchain.configuration(artifacts[parameters]!, weight: parameters.weight)
             let hypotheses = try decode(dev.domainClips, configuration)
             let decoded = score(dev.domain, hypotheses, boosted: boosted)
@@ -307,16 +307,5 @@ public final class Sweep {
                 return j != i && zip(b, a).allSatisfy { $0 <= $1 } && zip(b, a).contains { $0 < $1 }
             }
         }
-    }
-}
-
-/// Elapsed seconds between laps.
-struct Clock {
-    private var last = DispatchTime.now().uptimeNanoseconds
-
-    mutating func lap() -> Double {
-        let now = DispatchTime.now().uptimeNanoseconds
-        defer { last = now }
-        return Double(now - last) / 1e9
     }
 }

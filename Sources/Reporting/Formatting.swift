@@ -68,7 +68,9 @@ enum Format {
     }
 
     /// The display name of a system: the variant, or the mode.
-    static func systemName(_ system: SystemResults) -> String { system.variant ?? system.mode.rawValue }
+    static func systemName(_ system: SystemResults) -> String {
+        system.recognizer ?? system.variant ?? system.mode.rawValue
+    }
 }
 
 /// Writes bytes atomically, creating the directory.

@@ -43,7 +43,8 @@ public enum TranscriptReport {
 
     /// A file name for a system: `corpus.mode[.variant]`.
     static func baseName(_ system: SystemResults) -> String {
-        let name = [system.corpus, system.mode.rawValue, system.variant].compactMap { $0 }.joined(separator: ".")
+        let name = [system.corpus, system.mode.rawValue, system.variant, system.recognizer].compactMap { $0 }
+            .joined(separator: ".")
         var safe = ""
         for character in name {
             let allowed = character.isLetter || character.isNumber || "._-".contains(character)

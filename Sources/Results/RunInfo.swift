@@ -11,10 +11,12 @@ public struct RunInfo: Codable, Sendable, Equatable {
     public var shard: Shard?
     public var settings: RunSettings
     public var engine: EngineInfo
+    /// Recognizers evaluated beside the engine through a command; nil or empty when none.
+    public var externalRecognizers: [ExternalRecognizerInfo]?
 
     public init(
         gambitVersion: String, createdAt: String, suite: SuiteInfo, shard: Shard? = nil, settings: RunSettings,
-        engine: EngineInfo
+        engine: EngineInfo, externalRecognizers: [ExternalRecognizerInfo]? = nil
     ) {
         self.gambitVersion = gambitVersion
         self.createdAt = createdAt
@@ -22,6 +24,27 @@ public struct RunInfo: Codable, Sendable, Equatable {
         self.shard = shard
         self.settings = settings
         self.engine = engine
+        self.externalRecognizers = externalRecognizers
+    }
+}
+
+/// A recognizer run through a command (see the runner's `ExternalRecognizer`).
+public struct ExternalRecognizerInfo: Codable, Sendable, Equatable {
+    public var name: String
+    /// The command with `{audio}` where the audio path goes.
+    public var command: [String]
+    /// Declared to run on the device: then it ran with the network denied, and ``networkDenied`` says for how
+    /// many of its ``decodings``.
+    public var onDevice: Bool
+    public var decodings: Int
+    public var networkDenied: Int
+
+    public init(name: String, command: [String], onDevice: Bool, decodings: Int, networkDenied: Int) {
+        self.name = name
+        self.command = command
+        self.onDevice = onDevice
+        self.decodings = decodings
+        self.networkDenied = networkDenied
     }
 }
 

@@ -67,9 +67,14 @@ public struct RunResults: Codable, Sendable, Equatable {
     /// The corpus named `name`.
     public func corpus(named name: String) -> CorpusInfo? { corpora.first { $0.name == name } }
 
-    /// The system of `corpus` in `mode` (with `variant` for customized systems).
-    public func system(corpus: String, mode: SystemMode, variant: String? = nil) -> SystemResults? {
-        systems.first { $0.corpus == corpus && $0.mode == mode && $0.variant == variant }
+    /// The system of `corpus` in `mode` (with `variant` for customized systems), decoded by PocketSphinx
+    /// or by the external `recognizer`.
+    public func system(
+        corpus: String, mode: SystemMode, variant: String? = nil, recognizer: String? = nil
+    ) -> SystemResults? {
+        systems.first {
+            $0.corpus == corpus && $0.mode == mode && $0.variant == variant && $0.recognizer == recognizer
+        }
     }
 
     /// The comparison of `variant` against the baseline on `corpus`.

@@ -16,6 +16,9 @@ public struct SystemResults: Codable, Sendable, Equatable {
     public var mode: SystemMode
     /// The variant name for ``SystemMode/customized``; `nil` for baseline and oracle.
     public var variant: String?
+    /// The external recognizer that decoded this system (always uncustomized, mode baseline); `nil` for
+    /// PocketSphinx.
+    public var recognizer: String?
     /// Aggregates over ``utterances``; ``Aggregation/metrics(of:boostedWords:terms:templates:normalizer:)``.
     public var metrics: SystemMetrics
     /// Every utterance, failed ones included, in corpus order (ascending ``UtteranceRecord/index``).
@@ -25,20 +28,23 @@ public struct SystemResults: Codable, Sendable, Equatable {
     public var failures: FailureCounts
 
     public init(
-        corpus: String, mode: SystemMode, variant: String? = nil, metrics: SystemMetrics,
+        corpus: String, mode: SystemMode, variant: String? = nil, recognizer: String? = nil, metrics: SystemMetrics,
         utterances: [UtteranceRecord], timing: SystemTiming, failures: FailureCounts
     ) {
         self.corpus = corpus
         self.mode = mode
         self.variant = variant
+        self.recognizer = recognizer
         self.metrics = metrics
         self.utterances = utterances
         self.timing = timing
         self.failures = failures
     }
 
-    /// `corpus/mode` or `corpus/customized/variant`: a unique, readable name.
-    public var key: String { [corpus, mode.rawValue, variant].compactMap { $0 }.joined(separator: "/") }
+    /// `corpus/mode`, `corpus/customized/variant` or `corpus/baseline@recognizer`: a unique, readable name.
+    public var key: String {
+        [corpus, mode.rawValue, variant].compactMap { $0 }.joined(separator: "/") + (recognizer.map { "@\($0)" } ?? "")
+    }
 }
 
 /// Aggregate accuracy of one system.

@@ -19,6 +19,18 @@ enum Checks {
                 name: "network denied while decoding", kind: .onDevice, passed: denial.verified,
                 unit: "", message: "\(denial.method): \(denial.detail)"))
 
+        for recognizer in results.run.externalRecognizers ?? [] where recognizer.onDevice {
+            checks.append(
+                Check(
+                    name: "external recognizer on-device: \(recognizer.name)", kind: .onDevice,
+                    passed: recognizer.decodings > 0 && recognizer.networkDenied == recognizer.decodings,
+                    measured: Double(recognizer.decodings - recognizer.networkDenied), threshold: 0,
+                    unit: "utterances",
+                    message:
+                        "\(recognizer.networkDenied) of \(recognizer.decodings) transcriptions ran with the network "
+                        + "denied; it was given the audio path only"))
+        }
+
         for system in results.systems where system.mode == .customized {
             let served = system.utterances.filter { $0.failure == nil }
             let ignored = served.filter { $0.customization != .applied }.count

@@ -80,6 +80,7 @@ public final class Runner {
         var configuration: LanguageModelConfiguration?
         var fingerprint: String
         var terms: [String]
+        var external: ExternalRecognizer?
     }
 
     /// Runs the suite and writes `results.json` under the output folder.
@@ -149,6 +150,18 @@ public final class Runner {
             }
         }
 
+        // External recognizers: uncustomized, beside PocketSphinx's baseline.
+        for corpus in suite.corpora {
+            for recognizer in suite.recognizers where recognizer.corpora?.contains(corpus.name) ?? true {
+                systems.append(
+                    System(
+                        corpus: corpus, mode: .baseline, variant: nil, configuration: nil,
+                        fingerprint: "external:\(recognizer.name):\(recognizer.onDevice):"
+                            + recognizer.command.joined(separator: "\u{1F}"),
+                        terms: [], external: recognizer))
+            }
+        }
+
         // Work items, content-keyed, in a fixed order; a shard keeps its slice of utterances.
         var audioHashes: [String: String] = [:]
         var items: [(system: Int, index: Int, entry: CorpusEntry, request: WorkRequest)] = []
@@ -162,14 +175,15 @@ public final class Runner {
                 let audioHash = audioHashes[entry.audio.path] ?? Self.hashFile(entry.audio)
                 audioHashes[entry.audio.path] = audioHash
                 let streamed =
-                    system.mode != .oracle && index < suite.streaming.utterances
+                    system.mode != .oracle && system.external == nil && index < suite.streaming.utterances
                     ? suite.streaming.chunkMilliseconds : nil
                 let key = Self.sha256(
                     [audioHash, system.fingerprint, modelFingerprint, decoderSettings, "\(streamed ?? 0)"]
                         .joined(separator: "|"))
                 let request = WorkRequest(
                     key: key, audio: entry.audio.path, configuration: system.configuration,
-                    streamingChunkMilliseconds: streamed, terms: system.terms, crashForTesting: nil)
+                    streamingChunkMilliseconds: streamed, terms: system.terms, crashForTesting: nil,
+                    external: system.external)
                 items.append((s, index, entry, request))
             }
         }
@@ -186,14 +200,19 @@ public final class Runner {
             if options.crashOnceForTesting.contains(item.entry.id) { request.crashForTesting = true }
             pending.append(request)
         }
-        let pool = WorkerPool(
-            executable: options.workerExecutable, count: options.workers, denyNetwork: options.denyNetwork)
         let total = pending.count
         let collected = Collector()
-        try pool.run(pending) { [progress = options.progress] response in
-            journal.append(response)
-            let count = collected.add(response)
-            progress?(count, total)
+        // Off-device recognizers need the network; everything else decodes with it denied.
+        let offDevice = pending.filter { $0.external.map { !$0.onDevice } ?? false }
+        let onDevice = pending.filter { $0.external.map(\.onDevice) ?? true }
+        for (requests, denyNetwork) in [(onDevice, options.denyNetwork), (offDevice, false)] where !requests.isEmpty {
+            let pool = WorkerPool(
+                executable: options.workerExecutable, count: options.workers, denyNetwork: denyNetwork)
+            try pool.run(requests) { [progress = options.progress] response in
+                journal.append(response)
+                let count = collected.add(response)
+                progress?(count, total)
+            }
         }
         for response in collected.responses { done[response.key] = response }
         journal.close()
@@ -225,6 +244,7 @@ public final class Runner {
             systemResults.append(
                 SystemResults(
                     corpus: system.corpus.name, mode: system.mode, variant: system.variant?.name,
+                    recognizer: system.external?.name,
                     metrics: SystemMetrics(
                         rates: Rates(
                             counts: ErrorCounts(), utterances: 0, utterancesWithErrors: 0, referenceCharacters: 0,
@@ -250,9 +270,21 @@ public final class Runner {
             engine: EngineInfo(
                 name: "PocketSphinx", version: "5prealpha (Debian 0.8+5prealpha+1)",
                 acousticModelPath: model.hmm.path, acousticModelFingerprint: modelFingerprint,
-                decoderArguments: DecoderSettings().commandLine))
+                decoderArguments: DecoderSettings().commandLine),
+            externalRecognizers: suite.recognizers.isEmpty
+                ? nil
+                : suite.recognizers.map { recognizer in
+                    let responses = items.filter { $0.request.external == recognizer }.compactMap {
+                        done[$0.request.key]
+                    }
+                    return ExternalRecognizerInfo(
+                        name: recognizer.name, command: recognizer.command, onDevice: recognizer.onDevice,
+                        decodings: responses.count, networkDenied: responses.filter { $0.networkDenied == true }.count)
+                })
         var results = RunResults(
-            run: info, networkDenial: Self.networkEvidence(items.compactMap { done[$0.request.key] }),
+            run: info,
+            networkDenial: Self.networkEvidence(
+                items.filter { $0.request.external?.onDevice ?? true }.compactMap { done[$0.request.key] }),
             variants: variantInfos, corpora: corpora,
             systems: systemResults
         ).recomputingAggregates()

@@ -16,6 +16,8 @@ import Yams
 /// variants:
 ///   - {name: chess-full, training: chess/training/full.yaml, weight: 0.5, corpora: [chess]}
 /// modes: [baseline, customized, oracle]
+/// recognizers:
+///   - {name: cli, command: [scripts/recognizers/pocketsphinx-cli.sh, "{audio}"], onDevice: true}
 /// streaming: {utterances: 10, chunkMilliseconds: 100}
 /// ```
 public struct Suite: Sendable, Equatable {
@@ -61,6 +63,8 @@ public struct Suite: Sendable, Equatable {
     public var corpora: [Corpus]
     public var variants: [Variant]
     public var modes: [SystemMode]
+    /// Recognizers evaluated beside PocketSphinx, uncustomized (see ``ExternalRecognizer``).
+    public var recognizers: [ExternalRecognizer] = []
     public var streaming: Streaming
     /// SHA-256 of the suite file's bytes.
     public var contentHash: String
@@ -160,6 +164,49 @@ public struct Suite: Sendable, Equatable {
                 return mode
             }
         }
+        var recognizers: [ExternalRecognizer] = []
+        for item in root["recognizers"]?.sequence ?? [] {
+            guard let mapping = item.mapping else { throw fail(item, "each recognizer is a mapping") }
+            let name = try string(mapping, "name")!
+            if name == "pocketsphinx" || recognizers.contains(where: { $0.name == name }) {
+                throw fail(mapping["name"], "recognizer name '\(name)' is taken")
+            }
+            let command: [String]
+            switch mapping["command"] {
+            case .some(let node) where node.sequence != nil:
+                command = try node.sequence!.map { argument in
+                    guard let text = argument.scalar?.string else { throw fail(argument, "arguments are strings") }
+                    return text
+                }
+            case .some(let node) where node.scalar != nil:
+                command = node.scalar!.string.split(whereSeparator: \.isWhitespace).map(String.init)
+            default: throw fail(Node.mapping(mapping), "missing key 'command' (a list of arguments with {audio})")
+            }
+            guard let onDeviceText = try string(mapping, "onDevice"), let onDevice = Bool(onDeviceText) else {
+                throw fail(mapping["onDevice"], "onDevice must be true or false")
+            }
+            var timeout = 120.0
+            if let text = try string(mapping, "timeout", required: false) {
+                guard let value = Double(text), value > 0 else { throw fail(mapping["timeout"], "timeout is seconds") }
+                timeout = value
+            }
+            var applies: [String]?
+            if let list = mapping["corpora"] {
+                applies = try (list.sequence ?? []).map { node in
+                    guard let name = node.scalar?.string, names.contains(name) else {
+                        throw fail(node, "unknown corpus '\(node.scalar?.string ?? "?")' (have: \(names.sorted()))")
+                    }
+                    return name
+                }
+            }
+            var program = command.first ?? ""
+            if program.contains("/") && !program.hasPrefix("/") { program = path(program).path }
+            let recognizer = ExternalRecognizer(
+                name: name, command: command.isEmpty ? [] : [program] + command.dropFirst(), onDevice: onDevice,
+                timeoutSeconds: timeout, corpora: applies)
+            if let problem = recognizer.problem { throw fail(mapping["command"], problem) }
+            recognizers.append(recognizer)
+        }
         var streaming = Streaming(utterances: 10, chunkMilliseconds: 100)
         if let mapping = root["streaming"]?.mapping {
             if let count = try string(mapping, "utterances", required: false) {
@@ -174,8 +221,8 @@ public struct Suite: Sendable, Equatable {
         let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
         return Suite(
             name: try string(root, "name", required: false) ?? url.deletingPathExtension().lastPathComponent,
-            file: url, corpora: corpora, variants: variants, modes: modes, streaming: streaming,
-            contentHash: digest)
+            file: url, corpora: corpora, variants: variants, modes: modes, recognizers: recognizers,
+            streaming: streaming, contentHash: digest)
     }
 
     /// The variants evaluated on a corpus: those naming it (or naming none) for a domain corpus, all

@@ -16,6 +16,8 @@ public struct WorkRequest: Codable, Sendable, Hashable {
     public var terms: [String]
     /// Test hook: crash the worker on this request (exercises crash isolation and retries).
     public var crashForTesting: Bool?
+    /// Transcribe with this external recognizer instead of PocketSphinx.
+    public var external: ExternalRecognizer?
 }
 
 /// What a worker sends back for a request (one JSON line); also the journal's line format.
@@ -67,6 +69,23 @@ public enum WorkerLoop {
                 key: request.key, hypothesis: "", words: [], decodeSeconds: 0, audioSeconds: 0,
                 customization: request.configuration == nil ? .notRequested : .ignored, appliedFingerprint: nil,
                 latency: nil, failure: nil, modelLoadSeconds: 0, peakResidentMegabytes: 0, retries: 0, crashed: false)
+            if let external = request.external {
+                response.customization = .notRequested
+                do {
+                    let audio = URL(fileURLWithPath: request.audio)
+                    // Load the audio too: a bad file is the same named error as for PocketSphinx.
+                    response.audioSeconds = try loader.load(audio).duration
+                    let output = try external.transcribe(audio)
+                    response.hypothesis = output.transcript
+                    response.words = output.words
+                    response.decodeSeconds = output.seconds
+                } catch {
+                    response.failure = "\(error)"
+                }
+                response.peakResidentMegabytes = peakResidentMegabytes(of: RUSAGE_CHILDREN)
+                emit(response)
+                continue
+            }
             do {
                 if loaded[request.configuration] == nil {
                     // Work arrives grouped by system: keep only the current customized model loaded.
@@ -155,10 +174,10 @@ public enum WorkerLoop {
     }
 }
 
-/// Peak resident memory of this process.
-func peakResidentMegabytes() -> Double {
+/// Peak resident memory of this process (or of the largest child it waited for).
+func peakResidentMegabytes(of who: __rusage_who = RUSAGE_SELF) -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
+    getrusage(who.rawValue, &usage)
     return Double(usage.ru_maxrss) / 1024
 }
 

@@ -18,7 +18,11 @@ struct MiniSuite {
     ///   - weight: The variant's interpolation weight.
     ///   - badAudio: Add an utterance whose audio file is not audio.
     ///   - backgroundMass: The variant's background mass; nil for the compiler's default.
-    init(weight: Double = 0.5, backgroundMass: Double? = nil, badAudio: Bool = false, oracle: Bool = false) throws {
+    ///   - extra: More suite YAML, appended at the end (e.g. a `recognizers:` list).
+    init(
+        weight: Double = 0.5, backgroundMass: Double? = nil, badAudio: Bool = false, oracle: Bool = false,
+        extra: String = ""
+    ) throws {
         folder = try TestSupport.temporaryDirectory("suite")
         let audio = folder.appendingPathComponent("audio")
         try FileManager.default.createDirectory(at: audio, withIntermediateDirectories: true)
@@ -80,6 +84,7 @@ struct MiniSuite {
           - {name: chess-seed, training: chess.yaml, weight: \(weight)\(backgroundMass.map { ", backgroundMass: \($0)" } ?? "")}
         modes: [baseline, customized\(oracle ? ", oracle" : "")]
         streaming: {utterances: 2, chunkMilliseconds: 100}
+        \(extra)
         """.write(to: suiteFile, atomically: true, encoding: .utf8)
     }
 

@@ -1,0 +1,116 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs a program to completion with `posix_spawn`, collecting its output, and kills it (with its
+/// process group) after a timeout. Foundation's `Process` is not used: on Linux it reaps children on
+/// a run loop that a worker's threads do not run, and its `waitUntilExit` spins.
+enum ChildProcess {
+    enum Termination: Equatable {
+        case exited(Int32)
+        case signalled(Int32)
+        case timedOut
+    }
+
+    struct Outcome {
+        var termination: Termination
+        var standardOutput: Data
+        var standardError: Data
+    }
+
+    struct LaunchError: Error {
+        var message: String
+    }
+
+    /// - Parameter arguments: The program's path, then its arguments.
+    static func run(_ arguments: [String], timeoutSeconds: Double) throws(LaunchError) -> Outcome {
+        var output: [Int32] = [0, 0]
+        var errors: [Int32] = [0, 0]
+        guard pipe(&output) == 0 else { throw LaunchError(message: "pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&errors) == 0 else {
+            close(output[0])
+            close(output[1])
+            throw LaunchError(message: "pipe: \(String(cString: strerror(errno)))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        for descriptor in [output[0], output[1], errors[0], errors[1]] {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Its own process group, so a timeout kills whatever it started too.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        close(output[1])
+        close(errors[1])
+        guard status == 0 else {
+            close(output[0])
+            close(errors[0])
+            throw LaunchError(message: "cannot start \(arguments[0]): \(String(cString: strerror(status)))")
+        }
+
+        // Drain both pipes while it runs, so a chatty program cannot block on a full pipe.
+        let group = DispatchGroup()
+        let streams = Streams()
+        let (outputEnd, errorEnd) = (output[0], errors[0])
+        DispatchQueue.global().async(group: group) { streams.standardOutput = readAll(outputEnd) }
+        DispatchQueue.global().async(group: group) { streams.standardError = readAll(errorEnd) }
+
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutSeconds * 1e9)
+        var code: Int32 = 0
+        var termination: Termination?
+        while termination == nil {
+            let reaped = waitpid(pid, &code, WNOHANG)
+            if reaped == pid {
+                let signal = code & 0x7f
+                termination = signal == 0 ? .exited((code >> 8) & 0xff) : .signalled(signal)
+            } else if reaped < 0 && errno != EINTR {
+                termination = .exited(-1)
+            } else if DispatchTime.now().uptimeNanoseconds > deadline {
+                kill(-pid, SIGKILL)
+                kill(pid, SIGKILL)
+                while waitpid(pid, &code, 0) < 0 && errno == EINTR {}
+                termination = .timedOut
+            } else {
+                usleep(5_000)
+            }
+        }
+        group.wait()
+        return Outcome(
+            termination: termination!, standardOutput: streams.standardOutput, standardError: streams.standardError)
+    }
+
+    /// Everything a descriptor delivers until end of file; closes it.
+    private static func readAll(_ descriptor: Int32) -> Data {
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: buffer[0..<count])
+            } else if count == 0 || errno != EINTR {
+                return data
+            }
+        }
+    }
+
+    /// The two output streams, filled by the threads that drain them; read only after both are done.
+    private final class Streams: @unchecked Sendable {
+        var standardOutput = Data()
+        var standardError = Data()
+    }
+}

@@ -26,6 +26,11 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Template count scalings, comma separated.")
     var templateScales = "0.01,0.1,1"
 
+    @Option(
+        help: ArgumentHelp(
+            "Distractor term counts for the scaling curve, comma separated, or 'none'.", valueName: "counts|none"))
+    var scaling = "0,10,100,1000,3000"
+
     @Option(help: "Points to confirm by full decoding.")
     var confirm = 3
 
@@ -46,7 +51,8 @@ struct SweepCommand: ParsableCommand {
         let options = SweepOptions(
             variant: variant, weights: try list(weights, "weights"),
             phraseScales: try list(phraseScales, "phrase-scales"),
-            templateScales: try list(templateScales, "template-scales"), confirm: confirm)
+            templateScales: try list(templateScales, "template-scales"), confirm: confirm,
+            scaling: try Sweep.curve(scaling))
         guard options.weights.allSatisfy({ $0 <= 1 }) else { throw ValidationError("--weights must be within 0…1") }
         let sweep = Sweep(suite: try Suite.load(URL(fileURLWithPath: suite)), options: options)
         sweep.log = { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
@@ -73,6 +79,17 @@ struct SweepCommand: ParsableCommand {
     }
 }
 
+extension Sweep {
+    static func curve(_ option: String) throws -> ScalingCurve? {
+        if option == "none" { return nil }
+        let counts = option.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !counts.isEmpty, counts.allSatisfy({ ($0 ?? -1) >= 0 }) else {
+            throw ValidationError("--scaling takes whole numbers separated by commas (e.g. 0,10,100), or none")
+        }
+        return ScalingCurve(termCounts: counts.map { $0! })
+    }
+}
+
 enum SweepSummary {
     static func text(_ results: SweepResults, cost: SweepCost) -> String {
         var lines = [
@@ -92,6 +109,18 @@ enum SweepSummary {
                     (point.rescoredWER ?? point.wordErrorRate) * 100,
                     point.decodedWER.map { String(format: "%.2f%%", $0 * 100) } ?? "  —   ",
                     point.paretoOptimal ? "★" : ""))
+        }
+        if let scaling = results.scaling, !scaling.isEmpty {
+            lines.append("scaling curve (shipped setting, full decodes of the \(results.split) split):")
+            lines.append("distractors  terms  samples    B-WER    U-WER      WER   anti-WER")
+            for point in scaling {
+                lines.append(
+                    String(
+                        format: "%11d  %5d  %7d  %6.2f%%  %6.2f%%  %6.2f%%  %8@", point.distractors, point.boostedTerms,
+                        point.samplesUsed, point.boostedWordErrorRate * 100, point.unboostedWordErrorRate * 100,
+                        point.wordErrorRate * 100,
+                        point.antiContextWordErrorRate.map { String(format: "%.2f%%", $0 * 100) } ?? "—"))
+            }
         }
         let confirmed = results.points.filter { $0.decodedWER != nil && $0.rescoredWER != nil }
         if !confirmed.isEmpty {

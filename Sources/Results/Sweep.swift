@@ -10,10 +10,12 @@ public struct SweepResults: Codable, Sendable, Equatable {
     public var split: String
     public var points: [SweepPoint]
     public var recommendation: SweepRecommendation?
+    /// Accuracy as distractor terms are added to the variant's data, fewest first; nil when not measured.
+    public var scaling: [ScalingPoint]?
 
     public init(
         variant: String, corpus: String, antiContextCorpus: String? = nil, split: String = "dev",
-        points: [SweepPoint], recommendation: SweepRecommendation? = nil
+        points: [SweepPoint], recommendation: SweepRecommendation? = nil, scaling: [ScalingPoint]? = nil
     ) {
         self.variant = variant
         self.corpus = corpus
@@ -21,6 +23,39 @@ public struct SweepResults: Codable, Sendable, Equatable {
         self.split = split
         self.points = points
         self.recommendation = recommendation
+        self.scaling = scaling
+    }
+}
+
+/// One point of a scaling curve: the variant's data plus `distractors` terms nobody says in the audio,
+/// fully decoded on the sweep's split. B-WER is over the data's own boosted words.
+public struct ScalingPoint: Codable, Sendable, Equatable {
+    public var distractors: Int
+    /// Boosted terms in the prepared model, distractors included.
+    public var boostedTerms: Int
+    public var samplesUsed: Int
+    public var wordErrorRate: Double
+    public var boostedWordErrorRate: Double
+    public var unboostedWordErrorRate: Double
+    public var antiContextWordErrorRate: Double?
+    public var prepareSeconds: Double
+    /// Prepare and decode of this point, wall clock.
+    public var decodeSeconds: Double
+
+    public init(
+        distractors: Int, boostedTerms: Int, samplesUsed: Int, wordErrorRate: Double, boostedWordErrorRate: Double,
+        unboostedWordErrorRate: Double, antiContextWordErrorRate: Double?, prepareSeconds: Double,
+        decodeSeconds: Double
+    ) {
+        self.distractors = distractors
+        self.boostedTerms = boostedTerms
+        self.samplesUsed = samplesUsed
+        self.wordErrorRate = wordErrorRate
+        self.boostedWordErrorRate = boostedWordErrorRate
+        self.unboostedWordErrorRate = unboostedWordErrorRate
+        self.antiContextWordErrorRate = antiContextWordErrorRate
+        self.prepareSeconds = prepareSeconds
+        self.decodeSeconds = decodeSeconds
     }
 }
 

@@ -22,12 +22,15 @@ public struct SweepOptions: Sendable {
     public var confirm: Int
     /// B-WER tolerance for "as good as the shipped setting", in points.
     public var tolerance: Double
+    /// The scaling curve to measure with the shipped setting; nil for none.
+    public var scaling: ScalingCurve?
 
     public init(
         variant: String? = nil, weights: [Double] = [0.2, 0.35, 0.5, 0.7, 0.9],
         phraseScales: [Double] = [0.1, 0.3, 1], templateScales: [Double] = [0.01, 0.1, 1], confirm: Int = 3,
-        tolerance: Double = 1.0
+        tolerance: Double = 1.0, scaling: ScalingCurve? = nil
     ) {
+        self.scaling = scaling
         self.variant = variant
         self.weights = weights
         self.phraseScales = phraseScales
@@ -214,6 +217,13 @@ public final class Sweep {
                 boostedWordErrorRate: metrics.boosted?.boostedWordErrorRate,
                 unboostedWordErrorRate: metrics.boosted?.unboostedWordErrorRate, termF1: metrics.terms?.overall.f1)
         }
+        var scaling: [ScalingPoint]?
+        if let curve = options.scaling {
+            log("scaling curve: \(curve.termCounts.map(String.init).joined(separator: ", ")) distractor terms")
+            let references = (dev.domain + dev.anti + test.domain + test.anti).map(\.text)
+            scaling = try self.scaling(
+                curve, variant: variant, data: data, dev: dev, references: references, boosted: boosted)
+        }
         let share = reference.samplesUsed > 0 ? Double(chosen.samplesUsed) / Double(reference.samplesUsed) : 1
         let reason = String(
             format: "fewest samples (%d, %.0f%% of the shipped %d) with dev B-WER %.2f%% within %.1f point of the "
@@ -228,7 +238,8 @@ public final class Sweep {
             recommendation: SweepRecommendation(
                 parameters: chosen.parameters, reason: reason, testSplit: "test", test: summary(testCustom),
                 testBaseline: summary(testBase), testAntiContextWER: testAnti,
-                testAntiContextBaselineWER: testAntiBaseline))
+                testAntiContextBaselineWER: testAntiBaseline),
+            scaling: scaling)
         let cost = SweepCost(
             decodePassSeconds: decodePass, prepareSeconds: prepareSeconds, rescoreSeconds: rescoreSeconds,
             confirmSeconds: confirmSeconds, points: points.count)
@@ -258,7 +269,13 @@ public final class Sweep {
     }
 
     func decode(_ clips: [AudioClip], _ configuration: LanguageModelConfiguration?) throws -> [String] {
-        let recognizer = try SpeechRecognizer(locale: "en-US", model: toolchain.model)
+        try Self.transcribe(clips, configuration, model: toolchain.model)
+    }
+
+    static func transcribe(
+        _ clips: [AudioClip], _ configuration: LanguageModelConfiguration?, model: AcousticModel
+    ) throws -> [String] {
+        let recognizer = try SpeechRecognizer(locale: "en-US", model: model)
         let options = RecognitionOptions(
             requiresOnDeviceRecognition: true, customizedLanguageModel: configuration, maximumAlternatives: 0)
         return try clips.map { try recognizer.recognize($0, options: options).bestTranscription.formattedString }

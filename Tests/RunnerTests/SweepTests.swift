@@ -33,4 +33,31 @@ struct SweepTests {
         #expect(recommended.totalSamples == chosen.samplesUsed)
         #expect(cost.decodePassSeconds > 0 && cost.points == 9)
     }
+
+    @Test("The scaling curve adds distractor terms nobody says and decodes the dev split at each size")
+    func scaling() throws {
+        let suite = try MiniSuite()
+        let options = SweepOptions(
+            weights: [0.5], phraseScales: [1], templateScales: [1], confirm: 0,
+            scaling: ScalingCurve(termCounts: [0, 300]))
+        let sweep = Sweep(
+            suite: try Suite.load(suite.suiteFile), options: options,
+            toolchain: Toolchain(cacheFolder: suite.folder.appendingPathComponent("cache")))
+        let (results, _, _) = try sweep.run()
+        let points = try #require(results.scaling)
+        #expect(points.map(\.distractors) == [0, 300])
+        #expect(points[1].boostedTerms == points[0].boostedTerms + 300)
+        #expect(points[1].samplesUsed > points[0].samplesUsed)
+        // With no distractors the curve starts where the shipped setting is (decoded, not rescored).
+        #expect(points[0].boostedWordErrorRate < 0.5)
+        #expect(points.allSatisfy { $0.antiContextWordErrorRate != nil && $0.decodeSeconds > 0 })
+        // Distractors are real rare words, never one the suite's references use.
+        let references = Set(MiniSuite.chessTexts.joined(separator: " ").split(separator: " ").map(String.init))
+        let compiler = Toolchain(cacheFolder: suite.folder).compiler
+        let distractors = try ScalingCurve.distractors(count: 300, excluding: references, compiler: compiler)
+        #expect(Set(distractors).count == 300 && Set(distractors).isDisjoint(with: references))
+        #expect(
+            try ScalingCurve.distractors(count: 10, excluding: references, compiler: compiler)
+                == Array(distractors.prefix(10)))
+    }
 }

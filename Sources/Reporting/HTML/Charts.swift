@@ -193,10 +193,49 @@ enum Charts {
         return svg + "</svg>"
     }
 
+    /// The error-rate series every tuning chart draws.
+    static func errorSeries(
+        boosted: [Double], unboosted: [Double], antiContext: [Double?]
+    ) -> [(String, String, [Double?])] {
+        [
+            ("B-WER", "#2563eb", boosted), ("U-WER", "#7c3aed", unboosted),
+            ("anti-context WER", "#ea580c", antiContext),
+        ]
+    }
+
     /// Sweep curves: B-WER, U-WER and anti-context WER against the custom-model weight.
     static func sweep(_ sweep: SweepResults) -> String {
         let points = sweep.points.sorted { $0.parameters.weight < $1.parameters.weight }
         guard points.count > 1 else { return "" }
+        let weights = points.map(\.parameters.weight)
+        return lineChart(
+            positions: weights, labels: weights.map { String(format: "%.2g", $0) }, axisTitle: "custom-model weight",
+            label: "Sweep: error rates against the custom-model weight",
+            series: errorSeries(
+                boosted: points.map(\.boostedWordErrorRate), unboosted: points.map(\.unboostedWordErrorRate),
+                antiContext: points.map(\.antiContextWordErrorRate)),
+            filled: points.map(\.paretoOptimal), marker: sweep.recommendation?.parameters.weight)
+    }
+
+    /// Scaling curve: the same error rates as distractor terms are added, on a log-like axis (evenly
+    /// spaced term counts).
+    static func scaling(_ points: [ScalingPoint]) -> String {
+        guard points.count > 1 else { return "" }
+        return lineChart(
+            positions: points.indices.map(Double.init), labels: points.map { "\($0.distractors)" },
+            axisTitle: "distractor terms added (nobody says them)",
+            label: "Scaling: error rates as the boosted term list grows",
+            series: errorSeries(
+                boosted: points.map(\.boostedWordErrorRate), unboosted: points.map(\.unboostedWordErrorRate),
+                antiContext: points.map(\.antiContextWordErrorRate)),
+            filled: points.map { _ in true }, marker: nil)
+    }
+
+    /// Lines over shared x positions, with a labelled tick per position and an optional marked position.
+    static func lineChart(
+        positions: [Double], labels: [String], axisTitle: String, label: String,
+        series: [(String, String, [Double?])], filled: [Bool], marker: Double?
+    ) -> String {
         let width = 560.0
         let height = 260.0
         let left = 44.0
@@ -205,21 +244,14 @@ enum Charts {
         let bottom = 36.0
         let plotWidth = width - left - right
         let plotHeight = height - top - bottom
-        let weights = points.map(\.parameters.weight)
-        let minimumWeight = weights.min()!
-        let maximumWeight = weights.max()!
-        let series: [(String, String, [Double?])] = [
-            ("B-WER", "#2563eb", points.map(\.boostedWordErrorRate)),
-            ("U-WER", "#7c3aed", points.map(\.unboostedWordErrorRate)),
-            ("anti-context WER", "#ea580c", points.map(\.antiContextWordErrorRate)),
-        ]
+        let minimumX = positions.min()!
+        let maximumX = positions.max()!
         let maximum = niceMaximum(series.flatMap { $0.2.compactMap { $0 } }.max() ?? 0.1)
-        func x(_ w: Double) -> Double {
-            left + plotWidth
-                * (maximumWeight > minimumWeight ? (w - minimumWeight) / (maximumWeight - minimumWeight) : 0.5)
+        func x(_ value: Double) -> Double {
+            left + plotWidth * (maximumX > minimumX ? (value - minimumX) / (maximumX - minimumX) : 0.5)
         }
         func y(_ v: Double) -> Double { top + plotHeight * (1 - v / maximum) }
-        var svg = svgOpen(width, height, label: "Sweep: error rates against the custom-model weight")
+        var svg = svgOpen(width, height, label: label)
         for tick in 0...4 {
             let value = maximum * Double(tick) / 4
             svg +=
@@ -227,29 +259,29 @@ enum Charts {
             svg +=
                 "<text x=\"\(n(left - 6))\" y=\"\(n(y(value) + 4))\" class=\"tick\" text-anchor=\"end\">\(Format.percent(value, digits: (value * 100).rounded() == value * 100 ? 0 : 1))</text>"
         }
-        for w in weights {
+        for (position, text) in zip(positions, labels) {
             svg +=
-                "<text x=\"\(n(x(w)))\" y=\"\(n(height - bottom + 16))\" class=\"tick\" text-anchor=\"middle\">\(String(format: "%.2g", w))</text>"
+                "<text x=\"\(n(x(position)))\" y=\"\(n(height - bottom + 16))\" class=\"tick\" text-anchor=\"middle\">\(Format.escape(text))</text>"
         }
         svg +=
-            "<text x=\"\(n(left + plotWidth / 2))\" y=\"\(n(height - 4))\" class=\"tick\" text-anchor=\"middle\">custom-model weight</text>"
-        if let recommended = sweep.recommendation?.parameters.weight {
+            "<text x=\"\(n(left + plotWidth / 2))\" y=\"\(n(height - 4))\" class=\"tick\" text-anchor=\"middle\">\(Format.escape(axisTitle))</text>"
+        if let marker {
             svg +=
-                "<line x1=\"\(n(x(recommended)))\" x2=\"\(n(x(recommended)))\" y1=\"\(n(top))\" y2=\"\(n(top + plotHeight))\" class=\"recommended\"/>"
-            svg += "<text x=\"\(n(x(recommended) + 4))\" y=\"\(n(top + 10))\" class=\"tick\">recommended</text>"
+                "<line x1=\"\(n(x(marker)))\" x2=\"\(n(x(marker)))\" y1=\"\(n(top))\" y2=\"\(n(top + plotHeight))\" class=\"recommended\"/>"
+            svg += "<text x=\"\(n(x(marker) + 4))\" y=\"\(n(top + 10))\" class=\"tick\">recommended</text>"
         }
         for (name, color, values) in series {
-            let coordinates = zip(points, values).compactMap { point, value in
-                value.map { (x(point.parameters.weight), y($0), point.paretoOptimal) }
+            let coordinates = zip(zip(positions, filled), values).compactMap { pair, value in
+                value.map { (x(pair.0), y($0), pair.1) }
             }
             guard !coordinates.isEmpty else { continue }
             svg +=
                 "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\""
                 + coordinates.map { "\(n($0.0)),\(n($0.1))" }.joined(separator: " ")
                 + "\"><title>\(name)</title></polyline>"
-            for (cx, cy, pareto) in coordinates {
+            for (cx, cy, solid) in coordinates {
                 svg +=
-                    "<circle cx=\"\(n(cx))\" cy=\"\(n(cy))\" r=\"3.5\" fill=\"\(pareto ? color : "#fff")\" stroke=\"\(color)\" stroke-width=\"1.5\"/>"
+                    "<circle cx=\"\(n(cx))\" cy=\"\(n(cy))\" r=\"3.5\" fill=\"\(solid ? color : "#fff")\" stroke=\"\(color)\" stroke-width=\"1.5\"/>"
             }
         }
         return svg + "</svg>"

@@ -228,6 +228,20 @@ public struct HTMLReport: Sendable {
                 }
                 out += "</div>"
             }
+            if let scaling = sweep.scaling {
+                let chart = Charts.scaling(scaling)
+                if !chart.isEmpty, let last = scaling.last {
+                    out += "<div class=\"card\"><h3>Scaling · \(e(sweep.variant)) with distractor terms</h3>"
+                    out += chart
+                    out += "<div class=\"legend\"><span><i style=\"background:#2563eb\"></i>B-WER</span>"
+                    out += "<span><i style=\"background:#7c3aed\"></i>U-WER</span>"
+                    out += "<span><i style=\"background:#ea580c\"></i>anti-context WER</span></div>"
+                    out +=
+                        "<p class=\"note\">The variant's data plus up to \(last.distractors) rare dictionary words nobody "
+                        + "says in the audio (\(last.boostedTerms) boosted terms in all), each at the data's median "
+                        + "phrase count; every point is a full decode of the \(e(sweep.split)) split.</p></div>"
+                }
+            }
         }
         return out + "</div></section>\n"
     }

@@ -7,7 +7,9 @@ enum Summary {
         func pct(_ value: Double?) -> String { value.map { String(format: "%6.2f%%", $0 * 100) } ?? "     —" }
         var lines = ["", "corpus     system                        WER     B-WER    U-WER   term F1  utts  failed"]
         for system in results.systems {
-            let name = system.mode == .customized ? "customized: \(system.variant ?? "")" : system.mode.rawValue
+            let name =
+                system.recognizer.map { "external: \($0)" }
+                ?? (system.mode == .customized ? "customized: \(system.variant ?? "")" : system.mode.rawValue)
             let m = system.metrics
             lines.append(
                 system.corpus.padding(toLength: 11, withPad: " ", startingAt: 0)

@@ -29,6 +29,14 @@ public struct MarkdownReport: Sendable {
                 "### \(corpus.name) · \(corpus.role == .domain ? "domain" : "anti-context") · "
                     + "\(corpus.utteranceCount) utterances · baseline WER \(Format.percent(baseline.metrics.rates.wordErrorRate))"
             )
+            for external in results.systems where external.corpus == corpus.name && external.recognizer != nil {
+                line()
+                line(
+                    "Beside it, uncustomized: **\(external.recognizer!)** WER "
+                        + "\(Format.percent(external.metrics.rates.wordErrorRate)) "
+                        + "(\(Format.points(external.metrics.rates.wordErrorRate - baseline.metrics.rates.wordErrorRate)) "
+                        + "against PocketSphinx's baseline), \(external.failures.failed) failed.")
+            }
             guard !comparisons.isEmpty else { continue }
             line()
             line("| Variant | WER | ΔWER [95% CI] | B-WER | ΔB-WER [95% CI] | U-WER | ΔU-WER | Term F1 | Oracle gain |")

@@ -145,6 +145,21 @@ public struct HTMLReport: Sendable {
                 out +=
                     "<td class=\"num\">\(oracle.metrics.terms.map { Format.decimal($0.overall.f1) } ?? "—")</td><td class=\"num\">100%</td></tr>"
             }
+            for external in results.systems where external.corpus == corpus.name && external.recognizer != nil {
+                let onDevice = results.run.externalRecognizers?.first { $0.name == external.recognizer }?.onDevice
+                out += "<tr><td><span class=\"swatch\" style=\"background:\(Charts.baselineColor)\"></span>"
+                out +=
+                    "\(e(external.recognizer!)) <span class=\"sub\">external\(onDevice == true ? ", on-device" : onDevice == false ? ", off-device" : "")</span></td>"
+                out += "<td class=\"num\">\(Format.percent(external.metrics.rates.wordErrorRate))</td>"
+                out +=
+                    "<td class=\"num\">\(Format.points(external.metrics.rates.wordErrorRate - b.rates.wordErrorRate))</td>"
+                out +=
+                    "<td class=\"num\">\(Format.percent(external.metrics.boosted?.boostedWordErrorRate))</td><td class=\"num\">—</td>"
+                out +=
+                    "<td class=\"num\">\(Format.percent(external.metrics.boosted?.unboostedWordErrorRate))</td><td class=\"num\">—</td>"
+                out +=
+                    "<td class=\"num\">\(external.metrics.terms.map { Format.decimal($0.overall.f1) } ?? "—")</td><td class=\"num\">—</td></tr>"
+            }
             out += "</tbody></table>"
             for c in comparisons {
                 out +=

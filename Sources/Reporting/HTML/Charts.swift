@@ -8,6 +8,7 @@ enum Charts {
     static let variantColors = ["#2563eb", "#7c3aed", "#0891b2", "#db2777", "#ea580c", "#4d7c0f"]
     static let baselineColor = "#94a3b8"
     static let oracleColor = "#34d399"
+    static let externalColor = "#a16207"
 
     /// The colour of a system's series.
     static func color(_ mode: SystemMode, variant: String?, variants: [String]) -> String {
@@ -67,7 +68,9 @@ enum Charts {
                 let barHeight = maximum > 0 ? plotHeight * min(wer, maximum) / maximum : 0
                 let x = start + barWidth * Double(s)
                 let y = top + plotHeight - barHeight
-                let color = color(system.mode, variant: system.variant, variants: variants)
+                let color =
+                    system.recognizer == nil
+                    ? color(system.mode, variant: system.variant, variants: variants) : externalColor
                 svg +=
                     "<rect x=\"\(n(x + 2))\" y=\"\(n(y))\" width=\"\(n(barWidth - 4))\" height=\"\(n(max(barHeight, 0.5)))\" "
                     + "rx=\"2\" fill=\"\(color)\"><title>\(Format.escape("\(corpus.name) · \(Format.systemName(system)): WER \(Format.percent(wer))"))</title></rect>"
@@ -95,6 +98,9 @@ enum Charts {
             items.append((variant.name, variantColors[index % variantColors.count]))
         }
         if results.systems.contains(where: { $0.mode == .oracle }) { items.append(("oracle", oracleColor)) }
+        for name in Set(results.systems.compactMap(\.recognizer)).sorted() {
+            items.append(("\(name) (external)", externalColor))
+        }
         return "<div class=\"legend\">"
             + items.map { "<span><i style=\"background:\($0.1)\"></i>\(Format.escape($0.0))</span>" }.joined()
             + "</div>"
@@ -174,7 +180,9 @@ enum Charts {
         }
         for (index, system) in systems.enumerated() {
             let y = top + rowHeight * (Double(index) + 0.5)
-            let color = color(system.mode, variant: system.variant, variants: variants)
+            let color =
+                system.recognizer == nil
+                ? color(system.mode, variant: system.variant, variants: variants) : externalColor
             svg +=
                 "<text x=\"\(n(left - 8))\" y=\"\(n(y + 4))\" class=\"label\" text-anchor=\"end\">\(Format.escape("\(system.corpus) · \(Format.systemName(system))"))</text>"
             for (k, record) in system.utterances.enumerated() {
@@ -268,7 +276,11 @@ enum Charts {
         if let marker {
             svg +=
                 "<line x1=\"\(n(x(marker)))\" x2=\"\(n(x(marker)))\" y1=\"\(n(top))\" y2=\"\(n(top + plotHeight))\" class=\"recommended\"/>"
-            svg += "<text x=\"\(n(x(marker) + 4))\" y=\"\(n(top + 10))\" class=\"tick\">recommended</text>"
+            // Label on the side with room, so it is not cut off at the right edge.
+            let leftSide = x(marker) > left + plotWidth / 2
+            svg +=
+                "<text x=\"\(n(x(marker) + (leftSide ? -4 : 4)))\" y=\"\(n(top + 10))\" class=\"tick\" "
+                + "text-anchor=\"\(leftSide ? "end" : "start")\">recommended</text>"
         }
         for (name, color, values) in series {
             let coordinates = zip(zip(positions, filled), values).compactMap { pair, value in

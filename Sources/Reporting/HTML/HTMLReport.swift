@@ -147,7 +147,7 @@ public struct HTMLReport: Sendable {
             }
             for external in results.systems where external.corpus == corpus.name && external.recognizer != nil {
                 let onDevice = results.run.externalRecognizers?.first { $0.name == external.recognizer }?.onDevice
-                out += "<tr><td><span class=\"swatch\" style=\"background:\(Charts.baselineColor)\"></span>"
+                out += "<tr><td><span class=\"swatch\" style=\"background:\(Charts.externalColor)\"></span>"
                 out +=
                     "\(e(external.recognizer!)) <span class=\"sub\">external\(onDevice == true ? ", on-device" : onDevice == false ? ", off-device" : "")</span></td>"
                 out += "<td class=\"num\">\(Format.percent(external.metrics.rates.wordErrorRate))</td>"
@@ -401,8 +401,10 @@ public struct HTMLReport: Sendable {
                     .joined(separator: " ")
                 out += "</span></div>"
                 for (system, row) in rows {
-                    let color = Charts.color(
-                        system.mode, variant: system.variant, variants: results.variants.map(\.name))
+                    let color =
+                        system.recognizer == nil
+                        ? Charts.color(system.mode, variant: system.variant, variants: results.variants.map(\.name))
+                        : Charts.externalColor
                     out +=
                         "<div class=\"line\"><span class=\"who\"><span class=\"swatch\" style=\"background:\(color)\"></span>"
                     out +=

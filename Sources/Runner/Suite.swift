@@ -123,6 +123,17 @@ public struct Suite: Sendable, Equatable {
         let names = Set(corpora.map(\.name))
         if names.count != corpora.count { throw fail(root["corpora"], "corpus names must be unique") }
 
+        /// A `corpora:` list of an entry, each name checked; nil when the entry has none.
+        func corpusNames(_ list: Node?) throws -> [String]? {
+            guard let list else { return nil }
+            return try (list.sequence ?? []).map { node in
+                guard let name = node.scalar?.string, names.contains(name) else {
+                    throw fail(node, "unknown corpus '\(node.scalar?.string ?? "?")' (have: \(names.sorted()))")
+                }
+                return name
+            }
+        }
+
         var variants: [Variant] = []
         for item in root["variants"]?.sequence ?? [] {
             guard let mapping = item.mapping else { throw fail(item, "each variant is a mapping") }
@@ -130,15 +141,7 @@ public struct Suite: Sendable, Equatable {
             guard let weight = Double(weightText), (0...1).contains(weight) else {
                 throw fail(mapping["weight"], "weight must be a number within 0…1")
             }
-            var applies: [String]?
-            if let list = mapping["corpora"] {
-                applies = try (list.sequence ?? []).map { node in
-                    guard let name = node.scalar?.string, names.contains(name) else {
-                        throw fail(node, "unknown corpus '\(node.scalar?.string ?? "?")' (have: \(names.sorted()))")
-                    }
-                    return name
-                }
-            }
+            let applies = try corpusNames(mapping["corpora"])
             var backgroundMass: Double?
             if let text = try string(mapping, "backgroundMass", required: false) {
                 guard let value = Double(text), (0...1).contains(value) else {
@@ -190,15 +193,7 @@ public struct Suite: Sendable, Equatable {
                 guard let value = Double(text), value > 0 else { throw fail(mapping["timeout"], "timeout is seconds") }
                 timeout = value
             }
-            var applies: [String]?
-            if let list = mapping["corpora"] {
-                applies = try (list.sequence ?? []).map { node in
-                    guard let name = node.scalar?.string, names.contains(name) else {
-                        throw fail(node, "unknown corpus '\(node.scalar?.string ?? "?")' (have: \(names.sorted()))")
-                    }
-                    return name
-                }
-            }
+            let applies = try corpusNames(mapping["corpora"])
             var program = command.first ?? ""
             if program.contains("/") && !program.hasPrefix("/") { program = path(program).path }
             let recognizer = ExternalRecognizer(

@@ -1,6 +1,9 @@
 // Times `Scorer.score` on a generated test set read from trn files (parsing included).
 //
-//     swift run -c release ScoringBenchmark [--utterances 100000] [--runs 5] [--sclite] [--no-cer]
+//     swift run -c release ScoringBenchmark [--utterances 100000] [--runs 5] [--sclite] [--no-cer] [--agreement]
+//
+// `--agreement` also checks every utterance against sclite (S, D, I, N from its SGML alignment) and the
+// minimal mode against a plain Levenshtein distance, and prints the mismatches.
 
 import Foundation
 import Scoring
@@ -14,6 +17,7 @@ struct Arguments {
     var runs = 5
     var sclite = false
     var characterErrorRate = true
+    var agreement = false
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
@@ -23,10 +27,11 @@ struct Arguments {
             case "--runs": runs = try Self.number(iterator.next(), for: argument)
             case "--sclite": sclite = true
             case "--no-cer": characterErrorRate = false
+            case "--agreement": agreement = true
             default:
                 throw UsageError(
                     message: "unknown argument \(argument)\n"
-                        + "usage: ScoringBenchmark [--utterances N] [--runs N] [--sclite] [--no-cer]")
+                        + "usage: ScoringBenchmark [--utterances N] [--runs N] [--sclite] [--no-cer] [--agreement]")
             }
         }
     }
@@ -44,7 +49,8 @@ struct UsageError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// Deterministic test data: ~20 reference words per utterance from a 5,000-word vocabulary, about 12% word errors.
+/// Deterministic test data: ~20 reference words per utterance from a 5,000-word vocabulary, about 12% word
+/// errors; one hypothesis in 10,000 is empty and one in 25,000 is garbage (a 200-word run of a non-word).
 func generate(utterances: Int, in directory: URL) throws -> (reference: URL, hypothesis: URL, words: Int) {
     var rng = SplitMix64(seed: 2024)
     let syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pu", "ga", "be", "do", "fi", "hu"]
@@ -76,6 +82,8 @@ func generate(utterances: Int, in directory: URL) throws -> (reference: URL, hyp
             default: hypWords.append(ref)
             }
         }
+        if index % 10_000 == 5_000 { hypWords = [] }
+        if index % 25_000 == 12_345 { hypWords = Array(repeating: "xqzzv", count: 200) }
         words += length
         reference += refWords.joined(separator: " ") + " (\(id))\n"
         hypothesis += hypWords.joined(separator: " ") + " (\(id))\n"
@@ -104,6 +112,97 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     try body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// Per-utterance S, D, I and N from sclite's SGML alignment (each entry's first letter: C, S, D or I).
+func scliteCounts(reference: URL, hypothesis: URL, in directory: URL) throws -> [String: [Int]] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/lib/sctk/bin/sclite")
+    process.arguments = [
+        "-r", reference.path, "trn", "-h", hypothesis.path, "trn", "-i", "rm", "-o", "sgml", "-O", directory.path,
+        "-n", "agreement",
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    let sgml = try String(contentsOf: directory.appendingPathComponent("agreement.sgml"), encoding: .utf8)
+    var counts: [String: [Int]] = [:]
+    var current: String?
+    for line in sgml.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasPrefix("<PATH id=\"(") {
+            current = String(line.dropFirst("<PATH id=\"(".count).prefix { $0 != ")" })
+            counts[current!] = [0, 0, 0, 0]
+        } else if line.hasPrefix("</PATH>") {
+            current = nil
+        } else if let id = current, !line.isEmpty {
+            for entry in line.split(separator: ":") {
+                switch entry.first {
+                case "S":
+                    counts[id]![0] += 1
+                    counts[id]![3] += 1
+                case "D":
+                    counts[id]![1] += 1
+                    counts[id]![3] += 1
+                case "I": counts[id]![2] += 1
+                case "C": counts[id]![3] += 1
+                default: break
+                }
+            }
+        }
+    }
+    return counts
+}
+
+func levenshtein(_ a: [Substring], _ b: [Substring]) -> Int {
+    var previous = Array(0...b.count)
+    var current = previous
+    for i in 1...max(1, a.count) where !a.isEmpty {
+        current[0] = i
+        for j in stride(from: 1, through: b.count, by: 1) {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return a.isEmpty ? b.count : previous[b.count]
+}
+
+/// Compares every utterance with sclite (sclite mode) and with Levenshtein (minimal mode).
+func checkAgreement(_ files: (reference: URL, hypothesis: URL, words: Int), in directory: URL) throws {
+    let sclite = try scliteCounts(reference: files.reference, hypothesis: files.hypothesis, in: directory)
+    let ours = try Scorer.score(
+        reference: files.reference, hypothesis: files.hypothesis, options: ScoringOptions(mode: .sclite))
+    var mismatches: [String] = []
+    for utterance in ours.utterances {
+        let c = utterance.counts
+        let mine = [c.substitutions, c.deletions, c.insertions, c.referenceWords]
+        if sclite[utterance.id] != mine {
+            mismatches.append("\(utterance.id): sclite \(sclite[utterance.id] ?? []) ours \(mine)")
+        }
+    }
+    print(
+        "sclite mode vs sclite: \(ours.utterances.count - mismatches.count) of \(ours.utterances.count) utterances "
+            + "with the same S, D, I, N (sclite aligned \(sclite.count))"
+            + (mismatches.isEmpty ? "" : "; first mismatches: \(mismatches.prefix(3))"))
+
+    func texts(_ url: URL) throws -> [String: [Substring]] {
+        var result: [String: [Substring]] = [:]
+        for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
+            guard let open = line.lastIndex(of: "(") else { continue }
+            result[String(line[line.index(after: open)...].dropLast())] = line[..<open].split(separator: " ")
+        }
+        return result
+    }
+    let references = try texts(files.reference)
+    let hypotheses = try texts(files.hypothesis)
+    let minimal = try Scorer.score(
+        reference: files.reference, hypothesis: files.hypothesis, options: ScoringOptions(mode: .minimal))
+    let wrong = minimal.utterances.filter {
+        $0.counts.errors != levenshtein(references[$0.id] ?? [], hypotheses[$0.id] ?? [])
+    }
+    print(
+        "minimal mode vs Levenshtein distance: \(minimal.utterances.count - wrong.count) of \(minimal.utterances.count) "
+            + "utterances equal" + (wrong.isEmpty ? "" : "; first: \(wrong.prefix(3).map(\.id))"))
 }
 
 do {
@@ -146,6 +245,8 @@ do {
             + "(min \(String(format: "%.3f", times.first!)), max \(String(format: "%.3f", times.last!))); "
             + "CPU time (user+sys) median \(String(format: "%.3f", cpu[cpu.count / 2])) s")
     print("Peak RSS (ru_maxrss): \(String(format: "%.1f", peakResidentMegabytes())) MB")
+
+    if arguments.agreement { try checkAgreement(files, in: directory) }
 
     if arguments.sclite {
         let sclite = "/usr/lib/sctk/bin/sclite"

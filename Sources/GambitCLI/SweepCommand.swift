@@ -28,6 +28,12 @@ struct SweepCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Total sample budgets, comma separated; 'none' is no cap (counts are cut in proportion to fit).",
+            valueName: "budgets"))
+    var budgets = "none"
+
+    @Option(
+        help: ArgumentHelp(
             "Distractor term counts for the scaling curve, comma separated, or 'none'.", valueName: "counts|none"))
     var scaling = "0,10,100,1000,3000"
 
@@ -40,6 +46,17 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Write the recommended training data here (Gambit's export format; prepare reads it).")
     var writeRecommended: String?
 
+    static func budgetList(_ text: String) throws -> [Int?] {
+        try text.split(separator: ",").map { item in
+            let value = item.trimmingCharacters(in: .whitespaces)
+            if value == "none" { return nil }
+            guard let budget = Int(value), budget > 0 else {
+                throw ValidationError("--budgets takes positive whole numbers or 'none', separated by commas")
+            }
+            return budget
+        }
+    }
+
     func run() throws {
         func list(_ text: String, _ name: String) throws -> [Double] {
             let values = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
@@ -51,7 +68,8 @@ struct SweepCommand: ParsableCommand {
         let options = SweepOptions(
             variant: variant, weights: try list(weights, "weights"),
             phraseScales: try list(phraseScales, "phrase-scales"),
-            templateScales: try list(templateScales, "template-scales"), confirm: confirm,
+            templateScales: try list(templateScales, "template-scales"), budgets: try Self.budgetList(budgets),
+            confirm: confirm,
             scaling: try Sweep.curve(scaling))
         guard options.weights.allSatisfy({ $0 <= 1 }) else { throw ValidationError("--weights must be within 0…1") }
         let sweep = Sweep(suite: try Suite.load(URL(fileURLWithPath: suite)), options: options)
@@ -94,7 +112,7 @@ enum SweepSummary {
     static func text(_ results: SweepResults, cost: SweepCost) -> String {
         var lines = [
             "sweep of \(results.variant) on \(results.corpus) (\(results.split) split), \(results.points.count) points",
-            "weight  phrases  templates  samples    B-WER    U-WER   anti-WER   WER (rescored / decoded)  pareto",
+            "weight  phrases  templates   budget  samples    B-WER    U-WER   anti-WER   WER (rescored / decoded)  pareto",
         ]
         for point in results.points.sorted(by: {
             ($0.samplesUsed, $0.parameters.weight) < ($1.samplesUsed, $1.parameters.weight)
@@ -102,8 +120,9 @@ enum SweepSummary {
             let p = point.parameters
             lines.append(
                 String(
-                    format: "%5.2f  %7.2f  %9.2f  %7d  %6.2f%%  %6.2f%%  %8@  %7.2f%% / %@  %@", p.weight,
-                    p.countScaling["phrases"] ?? 1, p.countScaling["templates"] ?? 1, point.samplesUsed,
+                    format: "%5.2f  %7.2f  %9.2f  %7@  %7d  %6.2f%%  %6.2f%%  %8@  %7.2f%% / %@  %@", p.weight,
+                    p.countScaling["phrases"] ?? 1, p.countScaling["templates"] ?? 1,
+                    p.budget.map(String.init) ?? "—", point.samplesUsed,
                     point.boostedWordErrorRate * 100, point.unboostedWordErrorRate * 100,
                     point.antiContextWordErrorRate.map { String(format: "%.2f%%", $0 * 100) } ?? "—",
                     (point.rescoredWER ?? point.wordErrorRate) * 100,

@@ -18,6 +18,8 @@ public struct SweepOptions: Sendable {
     public var phraseScales: [Double]
     /// Count scaling of the templates.
     public var templateScales: [Double]
+    /// Total sample budgets: after scaling, counts are cut in proportion to fit (nil: no cap).
+    public var budgets: [Int?]
     /// Points to confirm by full decoding (the recommendation and the shipped setting first).
     public var confirm: Int
     /// B-WER tolerance for "as good as the shipped setting", in points.
@@ -27,9 +29,10 @@ public struct SweepOptions: Sendable {
 
     public init(
         variant: String? = nil, weights: [Double] = [0.2, 0.35, 0.5, 0.7, 0.9],
-        phraseScales: [Double] = [0.1, 0.3, 1], templateScales: [Double] = [0.01, 0.1, 1], confirm: Int = 3,
-        tolerance: Double = 1.0, scaling: ScalingCurve? = nil
+        phraseScales: [Double] = [0.1, 0.3, 1], templateScales: [Double] = [0.01, 0.1, 1], budgets: [Int?] = [nil],
+        confirm: Int = 3, tolerance: Double = 1.0, scaling: ScalingCurve? = nil
     ) {
+        self.budgets = budgets.isEmpty ? [nil] : budgets
         self.scaling = scaling
         self.variant = variant
         self.weights = weights
@@ -43,8 +46,11 @@ public struct SweepOptions: Sendable {
     var grid: [SweepParameters] {
         weights.flatMap { weight in
             phraseScales.flatMap { phrases in
-                templateScales.map { templates in
-                    SweepParameters(weight: weight, countScaling: ["phrases": phrases, "templates": templates])
+                templateScales.flatMap { templates in
+                    budgets.map { budget in
+                        SweepParameters(
+                            weight: weight, budget: budget, countScaling: ["phrases": phrases, "templates": templates])
+                    }
                 }
             }
         }
@@ -142,7 +148,8 @@ public final class Sweep {
             var step = Stopwatch()
             let scaled = Self.scale(data, parameters)
             let folder = toolchain.cacheFolder.appendingPathComponent("sweep").appendingPathComponent(
-                "\(variant.name)-p\(parameters.countScaling["phrases"]!)-t\(parameters.countScaling["templates"]!)")
+                "\(variant.name)-p\(parameters.countScaling["phrases"]!)-t\(parameters.countScaling["templates"]!)"
+                    + (parameters.budget.map { "-b\($0)" } ?? ""))
             let artifact = try toolchain.compiler.prepare(scaled, output: folder, options: prepareOptions).artifact
             artifacts[parameters] = artifact
             let prepared = step.lap()
@@ -290,10 +297,21 @@ public final class Sweep {
         return Aggregation.metrics(of: records, boostedWords: boosted, normalizer: settings.normalizer)
     }
 
-    /// The training data with its phrase and template counts scaled (each at least 1).
+    /// The training data with its phrase and template counts scaled (each at least 1), then, when the
+    /// point has a budget the scaled data exceeds, every count cut by the same factor to fit it.
     static func scale(_ data: CustomLanguageModelData, _ parameters: SweepParameters) -> CustomLanguageModelData {
-        let phrases = parameters.countScaling["phrases"] ?? 1
-        let templates = parameters.countScaling["templates"] ?? 1
+        var phrases = parameters.countScaling["phrases"] ?? 1
+        var templates = parameters.countScaling["templates"] ?? 1
+        if let budget = parameters.budget {
+            let phraseTotal = Double(data.phraseCounts.reduce(0) { $0 + $1.count })
+            let templateTotal = Double(data.totalSamples) - phraseTotal
+            let scaledTotal = phraseTotal * phrases + templateTotal * templates
+            if scaledTotal > Double(budget) {
+                let cut = Double(budget) / scaledTotal
+                phrases *= cut
+                templates *= cut
+            }
+        }
         var scaled = CustomLanguageModelData(
             locale: data.locale, identifier: data.identifier, version: data.version, isPrivate: data.isPrivate)
         for phrase in data.phraseCounts {

@@ -11,13 +11,17 @@ struct SweepTests {
     func sweep() throws {
         let suite = try MiniSuite()
         let options = SweepOptions(
-            weights: [0.3, 0.7], phraseScales: [0.1, 1], templateScales: [0.01, 1], confirm: 2)
+            weights: [0.3, 0.7], phraseScales: [0.1, 1], templateScales: [0.01, 1], budgets: [nil, 500], confirm: 2)
         let sweep = Sweep(
             suite: try Suite.load(suite.suiteFile), options: options,
             toolchain: Toolchain(cacheFolder: suite.folder.appendingPathComponent("cache")))
         let (results, cost, recommended) = try sweep.run()
         #expect(results.split == "dev")
-        #expect(results.points.count == 9, "2 × 2 × 2 grid plus the shipped setting (weight 0.5, unscaled)")
+        #expect(results.points.count == 17, "2 × 2 × 2 × 2 grid plus the shipped setting (weight 0.5, unscaled)")
+        // A budget cuts every count in proportion (each stays at least 1, so it may pass by a few).
+        let capped = results.points.filter { $0.parameters.budget == 500 }
+        #expect(capped.count == 8 && capped.allSatisfy { $0.samplesUsed <= 504 })
+        #expect(capped.contains { $0.samplesUsed >= 450 }, "\(capped.map(\.samplesUsed))")
         #expect(results.points.filter { $0.decodedWER != nil }.count == 2)
         #expect(results.points.contains { $0.paretoOptimal })
         let shipped = try #require(
@@ -31,7 +35,7 @@ struct SweepTests {
         #expect(recommendation.testSplit == "test")
         #expect(recommendation.test.wordErrorRate < recommendation.testBaseline.wordErrorRate)
         #expect(recommended.totalSamples == chosen.samplesUsed)
-        #expect(cost.decodePassSeconds > 0 && cost.points == 9)
+        #expect(cost.decodePassSeconds > 0 && cost.points == 17)
     }
 
     @Test("The scaling curve adds distractor terms nobody says and decodes the dev split at each size")

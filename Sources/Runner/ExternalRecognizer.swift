@@ -47,7 +47,7 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
             let placeholder = String(argument[open.lowerBound..<close.upperBound])
             if placeholder != Self.audioPlaceholder {
                 return "unknown placeholder \(placeholder): an external recognizer gets the audio path only "
-                    + "(customization data is never handed to a recognizer Gambit cannot confine to the device)"
+                    + "(Gambit never hands customization data to another recognizer)"
             }
         }
         return nil
@@ -105,7 +105,8 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
         var message: String
     }
 
-    /// Reads the command's JSON answer.
+    /// Reads the command's JSON answer. (A `Result`: catching the typed error inside `transcribe` crashed
+    /// the Swift 6.3 compiler's ownership verifier.)
     static func parse(_ data: Data) -> Result<Output, ParseProblem> {
         do throws(ParseProblem) {
             return .success(try parseOrThrow(data))

@@ -69,3 +69,16 @@ public enum CorpusError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension CorpusError {
+    /// A corpus file's text: ``unreadable(path:detail:)`` when it is missing or not UTF-8.
+    static func readText(_ url: URL) throws(CorpusError) -> String {
+        do {
+            return try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw .unreadable(
+                path: url.path,
+                detail: FileManager.default.fileExists(atPath: url.path) ? "not UTF-8 text" : "no such file")
+        }
+    }
+}

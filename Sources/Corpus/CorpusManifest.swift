@@ -40,15 +40,7 @@ public enum CorpusManifest {
         -> [CorpusEntry]
     {
         let path = url.path
-        let contents: String
-        do {
-            contents = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            throw .unreadable(
-                path: path,
-                detail: FileManager.default.fileExists(atPath: path)
-                    ? "not UTF-8 text" : "no such file")
-        }
+        let contents = try CorpusError.readText(url)
         let lines = numberedLines(contents)
         let folder = url.deletingLastPathComponent()
         let resolved = format == .auto ? try detectFormat(of: url, lines: lines) : format

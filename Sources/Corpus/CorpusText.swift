@@ -28,13 +28,7 @@ public struct CorpusText: Sendable, Hashable {
     ///   or a duplicate id.
     public static func load(_ url: URL) throws(CorpusError) -> [CorpusText] {
         let path = url.path
-        let contents: String
-        do {
-            contents = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            throw .unreadable(
-                path: path, detail: FileManager.default.fileExists(atPath: path) ? "not UTF-8 text" : "no such file")
-        }
+        let contents = try CorpusError.readText(url)
         let lines = CorpusManifest.numberedLines(contents)
         let isTSV =
             url.pathExtension.lowercased() == "tsv" || (!lines.isEmpty && lines.allSatisfy { $0.1.contains("\t") })

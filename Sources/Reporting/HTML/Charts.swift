@@ -51,12 +51,10 @@ enum Charts {
         let plotHeight = height - top - bottom
         let maximum = niceMaximum(results.systems.map(\.metrics.rates.wordErrorRate).max() ?? 0)
         var svg = svgOpen(width, height, label: "Word error rate by corpus and system")
-        for tick in 0...4 {
-            let value = maximum * Double(tick) / 4
-            let y = top + plotHeight * (1 - Double(tick) / 4)
-            svg += "<line x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(y))\" y2=\"\(n(y))\" class=\"grid\"/>"
-            svg +=
-                "<text x=\"\(n(left - 6))\" y=\"\(n(y + 4))\" class=\"tick\" text-anchor=\"end\">\(Format.percent(value, digits: value * 100 < 10 && value > 0 ? 1 : 0))</text>"
+        svg += yGrid(from: left, to: width - right, maximum: maximum) { tick in
+            (top + plotHeight * (1 - Double(tick) / 4), value: maximum * Double(tick) / 4)
+        } label: {
+            Format.percent($0, digits: $0 * 100 < 10 && $0 > 0 ? 1 : 0)
         }
         let groupWidth = plotWidth / Double(groups.count)
         for (g, group) in groups.enumerated() {
@@ -260,12 +258,11 @@ enum Charts {
         }
         func y(_ v: Double) -> Double { top + plotHeight * (1 - v / maximum) }
         var svg = svgOpen(width, height, label: label)
-        for tick in 0...4 {
+        svg += yGrid(from: left, to: width - right, maximum: maximum) { tick in
             let value = maximum * Double(tick) / 4
-            svg +=
-                "<line x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(y(value)))\" y2=\"\(n(y(value)))\" class=\"grid\"/>"
-            svg +=
-                "<text x=\"\(n(left - 6))\" y=\"\(n(y(value) + 4))\" class=\"tick\" text-anchor=\"end\">\(Format.percent(value, digits: (value * 100).rounded() == value * 100 ? 0 : 1))</text>"
+            return (y(value), value: value)
+        } label: {
+            Format.percent($0, digits: ($0 * 100).rounded() == $0 * 100 ? 0 : 1)
         }
         for (position, text) in zip(positions, labels) {
             svg +=
@@ -297,6 +294,19 @@ enum Charts {
             }
         }
         return svg + "</svg>"
+    }
+
+    /// Five horizontal grid lines (0, ¼, ½, ¾ and the maximum) from x `from` to `to`, each labelled at its
+    /// left end; `place` gives a tick's height and value.
+    static func yGrid(
+        from left: Double, to right: Double, maximum: Double, place: (Int) -> (Double, value: Double),
+        label: (Double) -> String
+    ) -> String {
+        (0...4).map { tick in
+            let (y, value) = place(tick)
+            return "<line x1=\"\(n(left))\" x2=\"\(n(right))\" y1=\"\(n(y))\" y2=\"\(n(y))\" class=\"grid\"/>"
+                + "<text x=\"\(n(left - 6))\" y=\"\(n(y + 4))\" class=\"tick\" text-anchor=\"end\">\(label(value))</text>"
+        }.joined()
     }
 
     static func svgOpen(_ width: Double, _ height: Double, label: String) -> String {

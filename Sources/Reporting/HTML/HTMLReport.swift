@@ -83,6 +83,21 @@ public struct HTMLReport: Sendable {
 
     // MARK: Sections
 
+    /// A summary-table row for a system with no paired comparison (oracle, external recognizer): its rates
+    /// and its WER difference from the baseline, without intervals. `name` is HTML.
+    func uncomparedRow(
+        _ system: SystemResults, name: String, color: String, baseline: SystemMetrics, lastCell: String
+    ) -> String {
+        let m = system.metrics
+        return "<tr><td><span class=\"swatch\" style=\"background:\(color)\"></span>\(name)</td>"
+            + "<td class=\"num\">\(Format.percent(m.rates.wordErrorRate))</td>"
+            + "<td class=\"num\">\(Format.points(m.rates.wordErrorRate - baseline.rates.wordErrorRate))</td>"
+            + "<td class=\"num\">\(Format.percent(m.boosted?.boostedWordErrorRate))</td><td class=\"num\">—</td>"
+            + "<td class=\"num\">\(Format.percent(m.boosted?.unboostedWordErrorRate))</td><td class=\"num\">—</td>"
+            + "<td class=\"num\">\(m.terms.map { Format.decimal($0.overall.f1) } ?? "—")</td>"
+            + "<td class=\"num\">\(lastCell)</td></tr>"
+    }
+
     func summary() -> String {
         var out = "<section id=\"summary\"><h2>Summary</h2>\n"
         let variants = results.variants.map(\.name)
@@ -134,31 +149,14 @@ public struct HTMLReport: Sendable {
                     "</td><td class=\"num\">\(c.oracleGainCaptured.map { Format.percent($0, digits: 0) } ?? "—")</td></tr>"
             }
             if let oracle = results.system(corpus: corpus.name, mode: .oracle) {
-                out += "<tr><td><span class=\"swatch\" style=\"background:\(Charts.oracleColor)\"></span>oracle</td>"
-                out += "<td class=\"num\">\(Format.percent(oracle.metrics.rates.wordErrorRate))</td>"
-                out +=
-                    "<td class=\"num\">\(Format.points(oracle.metrics.rates.wordErrorRate - b.rates.wordErrorRate))</td>"
-                out +=
-                    "<td class=\"num\">\(Format.percent(oracle.metrics.boosted?.boostedWordErrorRate))</td><td class=\"num\">—</td>"
-                out +=
-                    "<td class=\"num\">\(Format.percent(oracle.metrics.boosted?.unboostedWordErrorRate))</td><td class=\"num\">—</td>"
-                out +=
-                    "<td class=\"num\">\(oracle.metrics.terms.map { Format.decimal($0.overall.f1) } ?? "—")</td><td class=\"num\">100%</td></tr>"
+                out += uncomparedRow(oracle, name: "oracle", color: Charts.oracleColor, baseline: b, lastCell: "100%")
             }
             for external in results.systems where external.corpus == corpus.name && external.recognizer != nil {
                 let onDevice = results.run.externalRecognizers?.first { $0.name == external.recognizer }?.onDevice
-                out += "<tr><td><span class=\"swatch\" style=\"background:\(Charts.externalColor)\"></span>"
-                out +=
-                    "\(e(external.recognizer!)) <span class=\"sub\">external\(onDevice == true ? ", on-device" : onDevice == false ? ", off-device" : "")</span></td>"
-                out += "<td class=\"num\">\(Format.percent(external.metrics.rates.wordErrorRate))</td>"
-                out +=
-                    "<td class=\"num\">\(Format.points(external.metrics.rates.wordErrorRate - b.rates.wordErrorRate))</td>"
-                out +=
-                    "<td class=\"num\">\(Format.percent(external.metrics.boosted?.boostedWordErrorRate))</td><td class=\"num\">—</td>"
-                out +=
-                    "<td class=\"num\">\(Format.percent(external.metrics.boosted?.unboostedWordErrorRate))</td><td class=\"num\">—</td>"
-                out +=
-                    "<td class=\"num\">\(external.metrics.terms.map { Format.decimal($0.overall.f1) } ?? "—")</td><td class=\"num\">—</td></tr>"
+                let place = onDevice.map { $0 ? ", on-device" : ", off-device" } ?? ""
+                out += uncomparedRow(
+                    external, name: "\(e(external.recognizer!)) <span class=\"sub\">external\(place)</span>",
+                    color: Charts.externalColor, baseline: b, lastCell: "—")
             }
             out += "</tbody></table>"
             for c in comparisons {

@@ -29,6 +29,9 @@ struct Prepare: ParsableCommand {
     @Option(help: "Share of the custom unigram mass kept for words outside the training data (0…1).")
     var backgroundMass = PrepareOptions().backgroundMass
 
+    @Flag(inversion: .prefixedNo, help: "Predict fixed expressions that start with a boosted word as one token.")
+    var compounds = true
+
     @Flag(help: "Rebuild even when a matching artifact is cached.")
     var ignoreCache = false
 
@@ -46,7 +49,7 @@ struct Prepare: ParsableCommand {
         let toolchain = Toolchain()
         let options = PrepareOptions(
             order: order, spellingAlternates: spellingAlternates, limits: TrainingDataLimits(sampleBudget: budget),
-            backgroundMass: backgroundMass)
+            backgroundMass: backgroundMass, compounds: compounds)
         if let export {
             try Toolchain.loadTrainingData(url).export(to: URL(fileURLWithPath: export), limits: options.limits)
         }
@@ -66,6 +69,9 @@ struct Prepare: ParsableCommand {
                 "  vocabulary: \(artifact.vocabulary.lastPathComponent), \(manifest.vocabulary.entries.count) entries, "
                     + "\(manifest.vocabulary.outOfVocabulary.count) new words")
             print("  samples: \(manifest.samples) of \(manifest.sampleBudget), \(manifest.sentences) sentences")
+            if !manifest.compounds.isEmpty {
+                print("  compounds (one token each): \(manifest.compounds.joined(separator: ", "))")
+            }
             let t = manifest.timings
             print(
                 "  timings: validate \(Output.seconds(t.validate)), count \(Output.seconds(t.count)), estimate "
@@ -76,9 +82,10 @@ struct Prepare: ParsableCommand {
         }
         if let eval {
             let text = try String(contentsOf: URL(fileURLWithPath: eval), encoding: .utf8)
-            let sentences = text.split(separator: "\n").map { WordTokenizer.tokenize(String($0)) }.filter {
-                !$0.isEmpty
-            }
+            // Held-out text is read the way the model was counted: compounds joined.
+            let compounds = Compounds(phrases: manifest.compounds.map { $0.split(separator: " ").map(String.init) })
+            let sentences = text.split(separator: "\n").map { compounds.join(WordTokenizer.tokenize(String($0))) }
+                .filter { !$0.isEmpty }
             let model = try BackoffModel(arpaFile: artifact.arpa)
             let result = model.perplexity(of: sentences)
             print(

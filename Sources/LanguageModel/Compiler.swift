@@ -19,16 +19,25 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     /// `NGramCounts.estimateWittenBell(backgroundMass:)`): limits boosting to the contexts the data
     /// shows, so that "maeve" does not replace "made" after "have been".
     public var backgroundMass: Double
+    /// Predict a boosted word that the data always follows with the same words as one token with
+    /// them (see ``Compounds``), so that its boost needs the whole phrase.
+    public var compounds: Bool
+    /// The share of each sentence with a compound that is also counted word by word, so that a
+    /// compound's words stay reachable (with a smaller boost) in phrasings the data did not show.
+    public var compoundSplitShare: Double
 
     public init(
         order: Int = 3, spellingAlternates: Bool = true, limits: TrainingDataLimits = .default,
-        commonWordCount: Int = 5_000, backgroundMass: Double = 0.9
+        commonWordCount: Int = 5_000, backgroundMass: Double = 0.9, compounds: Bool = true,
+        compoundSplitShare: Double = 0.01
     ) {
         self.order = order
         self.spellingAlternates = spellingAlternates
         self.limits = limits
         self.commonWordCount = commonWordCount
         self.backgroundMass = backgroundMass
+        self.compounds = compounds
+        self.compoundSplitShare = compoundSplitShare
     }
 }
 
@@ -115,7 +124,20 @@ public final class LanguageModelCompiler {
         } catch {
             throw .invalidTrainingData("\(error)")
         }
-        for sentence in sentences { counts.add(sentence.tokens, count: sentence.count) }
+        let (boostedWords, boostedTerms) = try boosted(data, options: options)
+        let compounds =
+            options.compounds
+            ? Compounds.find(in: sentences, startingWith: Set(boostedWords)) : Compounds(phrases: [])
+        let split = min(max(options.compoundSplitShare, 0), 1)
+        for sentence in sentences {
+            let joined = compounds.join(sentence.tokens)
+            if joined.count == sentence.tokens.count {
+                counts.add(joined, count: sentence.count)
+            } else {
+                counts.add(joined, count: sentence.count * (1 - split))
+                counts.add(sentence.tokens, count: sentence.count * split)
+            }
+        }
         timings.count = clock.lap()
 
         let model = counts.estimateWittenBell(backgroundMass: options.backgroundMass)
@@ -145,14 +167,15 @@ public final class LanguageModelCompiler {
             let phones = pronunciation.cmuPhones.filter { !$0.isEmpty }
             supplied[pronunciation.word, default: []] += phones
         }
-        let words = model.vocabulary.filter { !$0.hasPrefix("<") }
-        let vocabulary = Vocabulary.build(
+        let tokens = Set(compounds.phrases.map(Compounds.token))
+        let words = model.vocabulary.filter { !$0.hasPrefix("<") && !tokens.contains($0) } + compounds.phrases.joined()
+        var vocabulary = Vocabulary.build(
             words: words, pronunciations: supplied, dictionary: dictionary,
             spellingAlternates: options.spellingAlternates)
+        vocabulary.addCompounds(compounds, dictionary: dictionary)
         try atomicWrite(Data(vocabulary.dictionaryText(base: dictionary).utf8), to: vocabularyURL)
         timings.vocabulary = clock.lap()
 
-        let (boostedWords, boostedTerms) = try boosted(data, options: options)
         let templates: [TemplateSlots] = data.templateGroups.flatMap { group in
             group.templates.map { template in
                 TemplateSlots(
@@ -167,7 +190,8 @@ public final class LanguageModelCompiler {
             acousticModelFingerprint: base.acousticModelFingerprint, order: options.order,
             ngramCounts: model.counts, samples: data.totalSamples, sampleBudget: options.limits.sampleBudget,
             sentences: sentences.sentenceCount, vocabulary: vocabulary, timings: timings, boostedWords: boostedWords,
-            boostedTerms: boostedTerms, templates: templates)
+            boostedTerms: boostedTerms, templates: templates,
+            compounds: compounds.phrases.map { $0.joined(separator: " ") })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {

@@ -9,7 +9,7 @@ import TrainingData
 /// fastest), `vocabulary.dict`.
 public struct PreparedModel: Codable, Sendable, Hashable {
     /// Bumped whenever the compiler's output for the same input changes, to invalidate caches.
-    public static let compilerVersion = 1
+    public static let compilerVersion = 2
 
     /// How long each step of `prepare` took, in seconds.
     public struct Timings: Codable, Sendable, Hashable {
@@ -45,6 +45,8 @@ public struct PreparedModel: Codable, Sendable, Hashable {
     public var boostedTerms: [String]
     /// Template patterns and their classes, for per-slot error rates.
     public var templates: [TemplateSlots]
+    /// Fixed expressions predicted as one token (see ``Compounds``), words separated by spaces.
+    public var compounds: [String]
 
     /// File names inside the artifact folder.
     public static let manifestName = "manifest.json"
@@ -81,17 +83,21 @@ public struct PreparedArtifact: Sendable, Hashable {
         guard let data = try? Data(contentsOf: manifestURL) else {
             throw .artifactInvalid(path: manifestURL.path, reason: "manifest.json is missing")
         }
+        // The version first: an older manifest may lack fields this version has.
+        struct Version: Decodable { var compilerVersion: Int }
+        if let version = try? JSONDecoder().decode(Version.self, from: data),
+            version.compilerVersion != PreparedModel.compilerVersion
+        {
+            throw .artifactInvalid(
+                path: folder.path,
+                reason: "made by compiler version \(version.compilerVersion), this is \(PreparedModel.compilerVersion)"
+            )
+        }
         let manifest: PreparedModel
         do {
             manifest = try JSONDecoder().decode(PreparedModel.self, from: data)
         } catch {
             throw .artifactInvalid(path: manifestURL.path, reason: "manifest.json is malformed (\(error))")
-        }
-        guard manifest.compilerVersion == PreparedModel.compilerVersion else {
-            throw .artifactInvalid(
-                path: folder.path,
-                reason: "made by compiler version \(manifest.compilerVersion), this is \(PreparedModel.compilerVersion)"
-            )
         }
         self.folder = folder
         self.manifest = manifest

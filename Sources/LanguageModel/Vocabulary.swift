@@ -10,6 +10,8 @@ public enum PronunciationSource: String, Codable, Sendable, Hashable {
     case spelling
     /// Spelled out from digits.
     case number
+    /// Joined from the pronunciations of a compound's words.
+    case compound
 }
 
 /// One dictionary line of the prepared vocabulary.
@@ -78,6 +80,20 @@ public struct Vocabulary: Codable, Sendable, Hashable {
             entries += added
         }
         return Vocabulary(entries: entries, outOfVocabulary: oov, alternatesForKnownWords: alternates)
+    }
+
+    /// Adds a dictionary entry for each compound's token, joined from its words' pronunciations
+    /// (base dictionary first, then this vocabulary's own). A compound with a word that has no
+    /// pronunciation gets none, and the recognizer cannot propose it.
+    public mutating func addCompounds(_ compounds: Compounds, dictionary: PronunciationDictionary) {
+        var own: [String: [[String]]] = [:]
+        for entry in entries { own[entry.word, default: []].append(entry.phones) }
+        for phrase in compounds.phrases {
+            let joined = Compounds.pronunciations(of: phrase) { dictionary.pronunciations(of: $0) + (own[$0] ?? []) }
+            for phones in joined {
+                entries.append(VocabularyEntry(word: Compounds.token(phrase), phones: phones, source: .compound))
+            }
+        }
     }
 
     /// The dictionary file's text. Alternates are numbered after the base dictionary's own, as

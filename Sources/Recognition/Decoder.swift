@@ -323,13 +323,19 @@ final class Decoder {
                 var start: Int32 = 0
                 var end: Int32 = 0
                 ps_seg_frames(segment, &start, &end)
-                segments.append(
-                    TranscriptionSegment(
-                        substring: display,
-                        timestamp: Double(start) / frameRate,
-                        duration: Double(end - start + 1) / frameRate,
-                        confidence: min(1, max(0, gambit_ps_seg_posterior(ps, segment)))
-                    ))
+                // A compound is one engine word: its time is shared among its words by their length.
+                let words = display.split(separator: " ")
+                let letters = Double(words.reduce(0) { $0 + $1.count })
+                var timestamp = Double(start) / frameRate
+                let duration = Double(end - start + 1) / frameRate
+                let confidence = min(1, max(0, gambit_ps_seg_posterior(ps, segment)))
+                for part in words {
+                    let share = duration * Double(part.count) / letters
+                    segments.append(
+                        TranscriptionSegment(
+                            substring: String(part), timestamp: timestamp, duration: share, confidence: confidence))
+                    timestamp += share
+                }
             }
             iterator = ps_seg_next(segment)
         }
@@ -366,10 +372,12 @@ enum EngineWords {
     /// noise fillers (`<s>`, `</s>`, `<sil>`, `[NOISE]`, `++NOISE++`).
     static func display(_ word: String) -> String? {
         if word.hasPrefix("<") || word.hasPrefix("[") || word.hasPrefix("++") { return nil }
+        var word = word
         if word.hasSuffix(")"), let open = word.lastIndex(of: "("), open > word.startIndex {
-            return String(word[..<open])
+            word = String(word[..<open])
         }
-        return word
+        // A custom model's compound ("albin_counter_gambit") is read as its words.
+        return word.replacingOccurrences(of: "_", with: " ")
     }
 
     /// A hypothesis string with fillers dropped and markers stripped.

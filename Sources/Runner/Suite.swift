@@ -42,11 +42,14 @@ public struct Suite: Sendable, Equatable {
         public var corpora: [String]?
         /// Overrides the compiler's background mass for this variant (see `PrepareOptions`).
         public var backgroundMass: Double?
+        /// Overrides whether the compiler joins fixed expressions into compounds (see `PrepareOptions`).
+        public var compounds: Bool?
 
         /// Compiler options for this variant.
         public var prepareOptions: PrepareOptions {
             var options = PrepareOptions()
             if let backgroundMass { options.backgroundMass = backgroundMass }
+            if let compounds { options.compounds = compounds }
             return options
         }
     }
@@ -97,6 +100,11 @@ public struct Suite: Sendable, Equatable {
             }
             guard let scalar = value.scalar?.string else { throw fail(value, "'\(key)' must be a string") }
             return scalar
+        }
+        func flag(_ mapping: Node.Mapping, _ key: String) throws -> Bool? {
+            guard let text = try string(mapping, key, required: false) else { return nil }
+            guard let value = Bool(text) else { throw fail(mapping[key], "'\(key)' must be true or false") }
+            return value
         }
         func path(_ text: String) -> URL {
             text.hasPrefix("/") ? URL(fileURLWithPath: text) : folder.appendingPathComponent(text).standardizedFileURL
@@ -152,7 +160,8 @@ public struct Suite: Sendable, Equatable {
             variants.append(
                 Variant(
                     name: try string(mapping, "name")!, training: path(try string(mapping, "training")!),
-                    weight: weight, corpora: applies, backgroundMass: backgroundMass))
+                    weight: weight, corpora: applies, backgroundMass: backgroundMass,
+                    compounds: try flag(mapping, "compounds")))
         }
         if Set(variants.map(\.name)).count != variants.count {
             throw fail(root["variants"], "variant names must be unique")

@@ -60,6 +60,38 @@ struct PrepareTests {
         #expect(inDomain.perplexity < outOfDomain.perplexity)
     }
 
+    @Test("A boosted word the data always continues the same way becomes one compound token")
+    func compounds() throws {
+        let data = CustomLanguageModelData(locale: Locale(identifier: "en_US"), identifier: "c", version: "1") {
+            PhraseCount(phrase: "play the albin counter gambit", count: 10)
+            PhraseCount(phrase: "play the najdorf", count: 5)
+            PhraseCount(phrase: "najdorf sicilian", count: 1)
+            PhraseCount(phrase: "call siobhan", count: 5)
+            PhraseCount(phrase: "text siobhan now", count: 5)
+        }
+        let found = Compounds.find(
+            in: try data.weightedSentences(), startingWith: ["albin", "najdorf", "siobhan", "gambit"])
+        // "najdorf" goes on as "sicilian" only 1 time in 6, "siobhan" as "now" half the time.
+        #expect(found.phrases == [["albin", "counter", "gambit"]])
+        #expect(found.join(["play", "the", "albin", "counter", "gambit"]) == ["play", "the", "albin_counter_gambit"])
+        #expect(found.join(["the", "albin", "counter", "attack"]) == ["the", "albin", "counter", "attack"])
+
+        let folder = try TestSupport.temporaryDirectory("compounds")
+        let artifact = try toolchain.compiler.prepare(seedChessData(), output: folder).artifact
+        #expect(artifact.manifest.compounds.contains("albin counter gambit"))
+        let vocabulary = try String(contentsOf: artifact.vocabulary, encoding: .utf8)
+        #expect(vocabulary.contains("albin_counter_gambit AE L B IH N K AW N T ER G AE M B IH T"))
+        let model = try BackoffModel(arpaFile: artifact.arpa)
+        // The words stay reachable on their own, at a hundredth of the weight.
+        let whole = try #require(model.logProb(of: "albin_counter_gambit", after: ["play", "the"]))
+        let alone = try #require(model.logProb(of: "albin", after: ["play", "the"]))
+        #expect(whole > -1 && alone < whole - 1.5)
+        let off = try toolchain.compiler.prepare(
+            seedChessData(), output: folder.appendingPathComponent("off"), options: PrepareOptions(compounds: false)
+        ).artifact
+        #expect(off.manifest.compounds.isEmpty)
+    }
+
     @Test("A supplied pronunciation of a known word is kept as an alternate, after the dictionary's own")
     func alternatesForKnownWords() throws {
         let dictionary = PronunciationDictionary(entries: ["tuolumne": [["T UW AH L AH M"]]])

@@ -9,7 +9,7 @@ import Testing
 /// sounds alike ("album") is not turned into the boosted word.
 @Suite("The seed's chess example", .serialized)
 struct SeedExampleTests {
-    static let voices = ["awb", "kal16", "rms"]
+    static let voices = ["awb", "kal16", "rms", "slt"]
 
     func decode(_ text: String, voice: String, customized: Bool) throws -> String {
         let folder = try TestSupport.temporaryDirectory("seed")
@@ -36,11 +36,9 @@ struct SeedExampleTests {
         #expect(try decode(text, voice: voice, customized: true) == text)
     }
 
-    /// Holds for the kal16 and rms voices. For awb and slt the chess data flips "album" to "albin" at
-    /// any weight: linear interpolation can raise P(albin | play the) but can never penalise the
-    /// incomplete phrase "albin thriller" (see README, "Known limits"). The anti-context corpus
-    /// measures how often this happens.
-    @Test("\"play the album thriller\" keeps \"album\" with the chess data", arguments: ["kal16", "rms"])
+    /// "albin" is predicted only as part of the compound "albin counter gambit" (see `Compounds`), so
+    /// its boost is not paid for a phrase that goes on as "thriller".
+    @Test("\"play the album thriller\" keeps \"album\" with the chess data", arguments: voices)
     func antiContext(voice: String) throws {
         let customized = try decode("play the album thriller", voice: voice, customized: true)
         #expect(customized.contains("album") && !customized.contains("albin"), "\(voice): \(customized)")

@@ -98,3 +98,30 @@ struct RunnerTests {
         #expect(AccuracyView(resumed) == AccuracyView(reference))
     }
 }
+
+@Suite("Suite files")
+struct SuiteFileTests {
+    @Test("A variant's compiler switches are read, and a bad value names its line")
+    func variantSwitches() throws {
+        let folder = try TestSupport.temporaryDirectory("suite-switches")
+        let file = folder.appendingPathComponent("suite.yaml")
+        func write(_ variant: String) throws {
+            try """
+            name: switches
+            corpora:
+              - {name: general, manifest: general.jsonl, role: anti-context}
+            variants:
+              - {name: v, training: chess.yaml, \(variant)}
+            """.write(to: file, atomically: true, encoding: .utf8)
+        }
+        try write("compounds: false, backgroundMass: 0.5")
+        let options = try #require(try Suite.load(file).variants.first).prepareOptions
+        #expect(!options.compounds && options.backgroundMass == 0.5)
+        try write("compounds: maybe")
+        #expect {
+            _ = try Suite.load(file)
+        } throws: { error in
+            "\(error)".contains("'compounds' must be true or false") && "\(error)".contains("suite.yaml:5")
+        }
+    }
+}

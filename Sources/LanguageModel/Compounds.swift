@@ -2,13 +2,14 @@ import TrainingData
 
 /// Fixed expressions that the custom model predicts as one token.
 ///
-/// A boosted word that the data always follows with the same words ("albin" in "albin counter
-/// gambit") is only worth boosting together with them. Predicted alone, its boost outlives the phrase:
-/// "play the album thriller" becomes "play the albin thriller", because an n-gram model pays for "albin"
-/// before it sees "thriller". As one token with the phrase's pronunciation, the boost is earned only
-/// when the whole phrase is heard (the multi-word units of Saon and Padmanabhan, 2001).
+/// A boosted word that the data always follows with the same words, words said nowhere else ("albin"
+/// in "albin counter gambit"), is only worth boosting together with them. Predicted alone, its boost
+/// outlives the phrase: "play the album thriller" becomes "play the albin thriller", because an n-gram
+/// model pays for "albin" before it hears "thriller". As one token with the phrase's pronunciation,
+/// the boost is earned only when the whole phrase is heard (multi-word units, as in Saon and
+/// Padmanabhan, 2001).
 public struct Compounds: Sendable, Hashable, Codable {
-    /// Joins the words of a compound into its token: "albin_counter_gambit".
+    /// Joins the words of a compound into its token: "albin_counter".
     public static let separator = "_"
 
     /// Each compound's words, in a stable order.
@@ -36,9 +37,13 @@ public struct Compounds: Sendable, Hashable, Codable {
     /// The token that stands for `words`.
     public static func token(_ words: [String]) -> String { words.joined(separator: separator) }
 
-    /// Finds the fixed expressions that start with a boosted word: the word grows by its most frequent
-    /// next word for as long as that word follows it in at least `share` of the data's weight (never
-    /// across the sentence end), up to `maximumLength` words.
+    /// Finds the fixed expressions that start with a boosted word. The word grows by its most frequent
+    /// next word while the two predict each other: the next word follows the expression in at least
+    /// `share` of the expression's weight, and that word comes after the expression's last word in at
+    /// least `share` of its own weight. "albin" grows into "albin counter" ("counter" is said nowhere
+    /// else) but not into "albin counter gambit" ("gambit" also ends "benko gambit"); "grunfeld" does
+    /// not take "defense", which follows many openings. Never across the sentence end, at most
+    /// `maximumLength` words.
     public static func find(
         in sentences: WeightedSentences, startingWith boosted: Set<String>, share: Double = 0.9,
         maximumLength: Int = 4
@@ -47,8 +52,14 @@ public struct Compounds: Sendable, Hashable, Codable {
         let end = "</s>"
         var totals: [[String]: Double] = [:]
         var next: [[String]: [String: Double]] = [:]
+        var wordTotals: [String: Double] = [:]
+        var pairs: [String: [String: Double]] = [:]
         for sentence in sentences {
             let tokens = sentence.tokens
+            for (index, token) in tokens.enumerated() {
+                wordTotals[token, default: 0] += sentence.count
+                if index > 0 { pairs[token, default: [:]][tokens[index - 1], default: 0] += sentence.count }
+            }
             for start in tokens.indices where boosted.contains(tokens[start]) {
                 for length in 1..<maximumLength where start + length <= tokens.count {
                     let prefix = Array(tokens[start..<(start + length)])
@@ -58,14 +69,16 @@ public struct Compounds: Sendable, Hashable, Codable {
                 }
             }
         }
+        func mostFrequent(_ counts: [String: Double]) -> (String, Double)? {
+            counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }.map { ($0.key, $0.value) }
+        }
         var phrases: [[String]] = []
         for word in boosted.sorted() {
             var phrase = [word]
             while phrase.count < maximumLength, let total = totals[phrase], total > 0,
-                let (following, count) = next[phrase]?.max(by: {
-                    $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key
-                }),
-                following != end, count / total >= share
+                let (following, count) = next[phrase].flatMap(mostFrequent), following != end,
+                count / total >= share,
+                let seen = wordTotals[following], (pairs[following]?[phrase.last!] ?? 0) / seen >= share
             {
                 phrase.append(following)
             }

@@ -9,7 +9,7 @@ import TrainingData
 /// fastest), `vocabulary.dict`.
 public struct PreparedModel: Codable, Sendable, Hashable {
     /// Bumped whenever the compiler's output for the same input changes, to invalidate caches.
-    public static let compilerVersion = 2
+    public static let compilerVersion = 3
 
     /// How long each step of `prepare` took, in seconds.
     public struct Timings: Codable, Sendable, Hashable {

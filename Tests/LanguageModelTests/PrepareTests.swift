@@ -60,30 +60,33 @@ struct PrepareTests {
         #expect(inDomain.perplexity < outOfDomain.perplexity)
     }
 
-    @Test("A boosted word the data always continues the same way becomes one compound token")
+    @Test("A boosted word and the words that only ever go with it become one compound token")
     func compounds() throws {
         let data = CustomLanguageModelData(locale: Locale(identifier: "en_US"), identifier: "c", version: "1") {
             PhraseCount(phrase: "play the albin counter gambit", count: 10)
+            PhraseCount(phrase: "play the benko gambit", count: 5)
             PhraseCount(phrase: "play the najdorf", count: 5)
             PhraseCount(phrase: "najdorf sicilian", count: 1)
             PhraseCount(phrase: "call siobhan", count: 5)
             PhraseCount(phrase: "text siobhan now", count: 5)
         }
         let found = Compounds.find(
-            in: try data.weightedSentences(), startingWith: ["albin", "najdorf", "siobhan", "gambit"])
-        // "najdorf" goes on as "sicilian" only 1 time in 6, "siobhan" as "now" half the time.
-        #expect(found.phrases == [["albin", "counter", "gambit"]])
-        #expect(found.join(["play", "the", "albin", "counter", "gambit"]) == ["play", "the", "albin_counter_gambit"])
-        #expect(found.join(["the", "albin", "counter", "attack"]) == ["the", "albin", "counter", "attack"])
+            in: try data.weightedSentences(), startingWith: ["albin", "benko", "najdorf", "siobhan", "gambit"])
+        // "counter" is said only after "albin"; "gambit" also ends "benko gambit", so neither "benko" nor
+        // "albin counter" takes it. "najdorf" goes on as "sicilian" 1 time in 6, "siobhan" as "now" half the time.
+        #expect(found.phrases == [["albin", "counter"]])
+        #expect(
+            found.join(["play", "the", "albin", "counter", "gambit"]) == ["play", "the", "albin_counter", "gambit"])
+        #expect(found.join(["the", "albin", "attack"]) == ["the", "albin", "attack"])
 
         let folder = try TestSupport.temporaryDirectory("compounds")
         let artifact = try toolchain.compiler.prepare(seedChessData(), output: folder).artifact
-        #expect(artifact.manifest.compounds.contains("albin counter gambit"))
+        #expect(artifact.manifest.compounds.contains("albin counter"))
         let vocabulary = try String(contentsOf: artifact.vocabulary, encoding: .utf8)
-        #expect(vocabulary.contains("albin_counter_gambit AE L B IH N K AW N T ER G AE M B IH T"))
+        #expect(vocabulary.contains("albin_counter AE L B IH N K AW N T ER\n"))
         let model = try BackoffModel(arpaFile: artifact.arpa)
         // The words stay reachable on their own, at a hundredth of the weight.
-        let whole = try #require(model.logProb(of: "albin_counter_gambit", after: ["play", "the"]))
+        let whole = try #require(model.logProb(of: "albin_counter", after: ["play", "the"]))
         let alone = try #require(model.logProb(of: "albin", after: ["play", "the"]))
         #expect(whole > -1 && alone < whole - 1.5)
         let off = try toolchain.compiler.prepare(

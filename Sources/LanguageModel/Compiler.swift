@@ -19,8 +19,8 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     /// `NGramCounts.estimateWittenBell(backgroundMass:)`): limits boosting to the contexts the data
     /// shows, so that "maeve" does not replace "made" after "have been".
     public var backgroundMass: Double
-    /// Predict a boosted word that the data always follows with the same words as one token with
-    /// them (see ``Compounds``), so that its boost needs the whole phrase.
+    /// Predict a boosted word and the words that only ever go with it ("albin counter") as one token
+    /// (see ``Compounds``), so that its boost needs the whole phrase.
     public var compounds: Bool
     /// The share of each sentence with a compound that is also counted word by word, so that a
     /// compound's words stay reachable (with a smaller boost) in phrasings the data did not show.

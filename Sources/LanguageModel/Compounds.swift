@@ -8,7 +8,7 @@ import TrainingData
 /// model pays for "albin" before it hears "thriller". As one token with the phrase's pronunciation,
 /// the boost is earned only when the whole phrase is heard (multi-word units, as in Saon and
 /// Padmanabhan, 2001).
-public struct Compounds: Sendable, Hashable, Codable {
+public struct Compounds: Sendable, Hashable {
     /// Joins the words of a compound into its token: "albin_counter".
     public static let separator = "_"
 
@@ -16,22 +16,10 @@ public struct Compounds: Sendable, Hashable, Codable {
     public private(set) var phrases: [[String]]
     private var byFirstWord: [String: [[String]]] = [:]
 
-    private enum CodingKeys: String, CodingKey { case phrases }
-
     public init(phrases: [[String]]) {
         self.phrases = phrases.filter { $0.count > 1 }.sorted { $0.joined(separator: " ") < $1.joined(separator: " ") }
         for phrase in self.phrases { byFirstWord[phrase[0], default: []].append(phrase) }
         for key in byFirstWord.keys { byFirstWord[key]!.sort { $0.count > $1.count } }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(phrases: try container.decode([[String]].self, forKey: .phrases))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(phrases, forKey: .phrases)
     }
 
     /// The token that stands for `words`.

@@ -36,8 +36,8 @@ struct SeedExampleTests {
         #expect(try decode(text, voice: voice, customized: true) == text)
     }
 
-    /// "albin" is predicted only as part of the compound "albin counter gambit" (see `Compounds`), so
-    /// its boost is not paid for a phrase that goes on as "thriller".
+    /// "albin" is boosted only as part of the compound "albin counter" (see `Compounds`), so its boost
+    /// is not paid out for a phrase that goes on as "thriller".
     @Test("\"play the album thriller\" keeps \"album\" with the chess data", arguments: voices)
     func antiContext(voice: String) throws {
         let customized = try decode("play the album thriller", voice: voice, customized: true)

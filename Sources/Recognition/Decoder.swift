@@ -376,7 +376,7 @@ enum EngineWords {
         if word.hasSuffix(")"), let open = word.lastIndex(of: "("), open > word.startIndex {
             word = String(word[..<open])
         }
-        // A custom model's compound ("albin_counter_gambit") is read as its words.
+        // A custom model's compound ("albin_counter") is read as its words.
         return word.replacingOccurrences(of: "_", with: " ")
     }
 

@@ -82,16 +82,21 @@ struct Prepare: ParsableCommand {
         }
         if let eval {
             let text = try String(contentsOf: URL(fileURLWithPath: eval), encoding: .utf8)
-            // Held-out text is read the way the model was counted: compounds joined.
+            // Held-out text is read the way the model was counted: compounds joined. A compound is one
+            // token but several words, so the perplexity is given per word, comparable with or without them.
             let compounds = Compounds(phrases: manifest.compounds.map { $0.split(separator: " ").map(String.init) })
-            let sentences = text.split(separator: "\n").map { compounds.join(WordTokenizer.tokenize(String($0))) }
-                .filter { !$0.isEmpty }
+            let words = text.split(separator: "\n").map { WordTokenizer.tokenize(String($0)) }.filter { !$0.isEmpty }
+            let sentences = words.map(compounds.join)
             let model = try BackoffModel(arpaFile: artifact.arpa)
             let result = model.perplexity(of: sentences)
+            let joined = zip(words, sentences).reduce(0) { $0 + $1.0.count - $1.1.count }
+            let scored = result.words - result.oovs + result.sentences + joined
+            let perWord = scored > 0 ? pow(10, -result.logProb / Double(scored)) : .nan
             print(
                 String(
-                    format: "perplexity on %@: %.2f over %d sentences, %d words, %d out-of-vocabulary", eval,
-                    result.perplexity, result.sentences, result.words, result.oovs))
+                    format: "perplexity on %@: %.2f per word over %d sentences, %d words (%d tokens), "
+                        + "%d out-of-vocabulary", eval, perWord, result.sentences, result.words + joined, result.words,
+                    result.oovs))
         }
     }
 }

@@ -103,7 +103,8 @@ let package = Package(
             name: "ReportingTests", dependencies: ["Reporting", "Results", "ResultsFixtures", "Scoring", "CXMLSchema"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "RunnerTests", dependencies: ["Runner", "Results", "Tuning", "GambitTestSupport"]),
+        .testTarget(
+            name: "RunnerTests", dependencies: ["Runner", "Results", "ResultsFixtures", "Tuning", "GambitTestSupport"]),
         .testTarget(
             name: "GateTests",
             dependencies: ["Gate", "Results", "ResultsFixtures", "Reporting", "Scoring", "CXMLSchema"]),

@@ -1,3 +1,4 @@
+import NGram
 import TrainingData
 
 /// Fixed expressions that the custom model predicts as one token.
@@ -37,7 +38,7 @@ public struct Compounds: Sendable, Hashable {
         maximumLength: Int = 4
     ) -> Compounds {
         guard maximumLength > 1, !boosted.isEmpty else { return Compounds(phrases: []) }
-        let end = "</s>"
+        let end = BackoffModel.sentenceEnd
         var totals: [[String]: Double] = [:]
         var next: [[String]: [String: Double]] = [:]
         var wordTotals: [String: Double] = [:]

@@ -1,5 +1,6 @@
 internal import CPocketSphinx
 import Foundation
+import NGram
 
 /// Serialises sphinxbase model reading (its number parser keeps a shared free list).
 private let sphinxbaseLock = NSLock()
@@ -96,7 +97,7 @@ public final class SphinxLanguageModel {
     /// Natural-log probability of a sentence (with `<s>` and `</s>`), from the raw n-gram
     /// probabilities (no language weight or insertion penalty).
     public func logProbability(of words: [String]) -> Double {
-        let tokens = ["<s>"] + words + ["</s>"]
+        let tokens = [BackoffModel.sentenceStart] + words + [BackoffModel.sentenceEnd]
         var total = 0.0
         for index in 1..<tokens.count {
             let history = tokens[max(0, index - 2)..<index].reversed()

@@ -43,7 +43,9 @@ let package = Package(
         .target(name: "Audio", dependencies: ["CSndFile", "CSampleRate"]),
         .target(name: "Corpus", dependencies: ["Audio"]),
         .target(name: "TrainingData", dependencies: [.product(name: "Yams", package: "Yams")]),
-        .target(name: "NGram"),
+        // Optimised in debug builds too: the merge walks 3.8 million n-grams, which takes a minute
+        // unoptimised, and the tests build in debug.
+        .target(name: "NGram", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(
             name: "LanguageModel",
             dependencies: [

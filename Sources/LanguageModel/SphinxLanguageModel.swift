@@ -110,6 +110,44 @@ public final class SphinxLanguageModel {
         return total
     }
 
+    /// Perplexity of held-out sentences (tokens without `<s>` and `</s>`), scored as
+    /// ``BackoffModel/perplexity(of:)`` scores them: words the model lacks are counted apart, not
+    /// scored, and reset the history.
+    public func perplexity(of sentences: [[String]]) -> BackoffModel.Perplexity {
+        let unknown = ngram_unknown_wid(model)
+        func known(_ word: String) -> Bool { ngram_wid(model, word) != unknown }
+        var logProb = 0.0
+        var words = 0
+        var oovs = 0
+        var scored = 0
+        for sentence in sentences {
+            var context = [BackoffModel.sentenceStart]
+            for token in sentence + [BackoffModel.sentenceEnd] {
+                let isEnd = token == BackoffModel.sentenceEnd && context.count <= sentence.count + 1
+                if !isEnd { words += 1 }
+                guard isEnd || (known(token) && token != BackoffModel.sentenceStart) else {
+                    oovs += 1
+                    context.removeAll()
+                    continue
+                }
+                logProb += logProbability(token, after: context) / M_LN10
+                scored += 1
+                context.append(token)
+            }
+        }
+        return BackoffModel.Perplexity(
+            sentences: sentences.count, words: words, oovs: oovs, logProb: logProb, scored: scored)
+    }
+
+    /// Natural-log probability of `word` after up to two words of `context` (raw n-gram score).
+    func logProbability(_ word: String, after context: [String]) -> Double {
+        let history = context.suffix(2).reversed()
+        let cStrings = ([word] + history).map { strdup($0) }
+        defer { for pointer in cStrings { free(pointer) } }
+        var pointers: [UnsafePointer<CChar>?] = cStrings.map { UnsafePointer($0) }
+        return logmath_log_to_ln(logmath, ngram_prob(model, &pointers, Int32(pointers.count)))
+    }
+
     /// This model linearly interpolated with another, as the recognizer combines them:
     /// P = (1 − weight) · P_self + weight · P_other. The other model must share this one's log tables.
     ///

@@ -186,6 +186,17 @@ extension BackoffModel {
         public var perplexity: Double
         /// 10^(−logProb / (words − oovs)): sentence ends excluded, as SRILM's `ppl1`.
         public var perplexityExcludingSentenceEnds: Double
+
+        /// Totals from per-token scores; `scored` counts sentence ends too.
+        public init(sentences: Int, words: Int, oovs: Int, logProb: Double, scored: Int) {
+            self.sentences = sentences
+            self.words = words
+            self.oovs = oovs
+            self.logProb = logProb
+            perplexity = scored > 0 ? pow10(-logProb / Double(scored)) : .nan
+            perplexityExcludingSentenceEnds =
+                scored - sentences > 0 ? pow10(-logProb / Double(scored - sentences)) : .nan
+        }
     }
 
     /// Scores `sentences` (tokens without `<s>` and `</s>`), the way SRILM's `-ppl` does: each
@@ -215,11 +226,7 @@ extension BackoffModel {
                 scored += 1
             }
         }
-        let withEnds = scored > 0 ? pow10(-logProb / Double(scored)) : .nan
-        let withoutEnds = scored - sentences.count > 0 ? pow10(-logProb / Double(scored - sentences.count)) : .nan
-        return Perplexity(
-            sentences: sentences.count, words: words, oovs: oovs, logProb: logProb, perplexity: withEnds,
-            perplexityExcludingSentenceEnds: withoutEnds)
+        return Perplexity(sentences: sentences.count, words: words, oovs: oovs, logProb: logProb, scored: scored)
     }
 }
 

@@ -1,0 +1,116 @@
+import Foundation
+import GambitTestSupport
+import Recognition
+import Testing
+import TrainingData
+
+@testable import LanguageModel
+@testable import NGram
+
+/// Random trigrams of the base model's words: half of them stored trigrams, half any three words,
+/// which exercise every backoff path.
+private func sampleTrigrams(_ tables: TrigramTables, count: Int, seed: UInt64) -> [[String]] {
+    var generator = SeededGenerator(seed: seed)
+    let arpaWords = tables.words
+    var samples: [[String]] = []
+    let stored = storedTrigrams(tables)
+    while samples.count < count {
+        if samples.count % 2 == 0, !stored.isEmpty {
+            samples.append(stored[Int.random(in: 0..<stored.count, using: &generator)])
+        } else {
+            samples.append((0..<3).map { _ in arpaWords[Int.random(in: 0..<arpaWords.count, using: &generator)] })
+        }
+    }
+    return samples
+}
+
+/// Every 97th stored trigram, as words.
+private func storedTrigrams(_ tables: TrigramTables) -> [[String]] {
+    var result: [[String]] = []
+    let arpa = tables.words
+    for (index, trigram) in tables.storedTrigramWords().enumerated() where index % 97 == 0 {
+        result.append(trigram.map { arpa[Int($0)] })
+    }
+    return result
+}
+
+/// The same numbers on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("The base model's n-grams", .serialized)
+struct BaseModelStoreTests {
+    static let baseFile = AcousticModel.englishUS.languageModel
+
+    @Test("The base model read in Swift scores 10,000 random trigrams as sphinxbase's own lookup does")
+    func baseModelMatchesLibrary() throws {
+        let tables = try BaseModelStore.load(languageModel: Self.baseFile).ngrams
+        // The counts the trie really holds (the file's header declares 2,051,547 bigrams).
+        #expect(tables.counts == [72_547, 2_051_541, 1_669_625])
+        let library = try SphinxLanguageModel(contentsOf: Self.baseFile)
+        var worst = 0.0
+        for trigram in sampleTrigrams(tables, count: 10_000, seed: 7) {
+            let ours = try #require(tables.logProb(of: trigram[2], after: Array(trigram[0..<2]))) * M_LN10
+            let theirs = library.logProbability(trigram[2], after: Array(trigram[0..<2]))
+            worst = max(worst, abs(ours - theirs))
+        }
+        // sphinxbase truncates each score to a whole unit of its log base 1.0001 (1e-4 nats).
+        #expect(worst < 1e-3, "largest difference \(worst) nats")
+    }
+
+    @Test("Tables written in sphinxbase's binary format load in sphinxbase and score the same")
+    func binaryRoundTrip() throws {
+        let tables = try BaseModelStore.load(languageModel: Self.baseFile).ngrams
+        let folder = try TestSupport.temporaryDirectory("trie")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("base.lm.bin")
+        try Data(tables.sphinxBinary()).write(to: file)
+        let reread = try TrigramTables(sphinxBinary: Data(contentsOf: file))
+        #expect(reread.counts == tables.counts)
+        let library = try SphinxLanguageModel(contentsOf: file)
+        var worst = 0.0
+        for trigram in sampleTrigrams(tables, count: 10_000, seed: 11) {
+            let ours = try #require(tables.logProb(of: trigram[2], after: Array(trigram[0..<2]))) * M_LN10
+            let theirs = library.logProbability(trigram[2], after: Array(trigram[0..<2]))
+            let again = try #require(reread.logProb(of: trigram[2], after: Array(trigram[0..<2]))) * M_LN10
+            worst = max(worst, abs(ours - theirs), abs(ours - again))
+        }
+        // The base model has at most 65,536 distinct scores per table, so re-quantising is exact.
+        #expect(worst < 1e-3, "largest difference \(worst) nats")
+    }
+
+    @Test("A truncated or corrupt base model is an error naming the file, not a crash or a partial model")
+    func corruptBaseModel() throws {
+        let folder = try TestSupport.temporaryDirectory("corrupt-lm")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = try Data(contentsOf: Self.baseFile)
+        var cases: [(name: String, bytes: Data)] = [
+            ("truncated.lm.bin", whole.prefix(whole.count / 2)),
+            ("header-only.lm.bin", whole.prefix(40)),
+        ]
+        // Unigram 10's pointer to its first bigram, far beyond the file: the runs no longer nest.
+        var scrambled = whole
+        let unigrams = 20 + 3 * 4 + 4 + 3 * 65_536 * 4
+        scrambled.replaceSubrange((unigrams + 10 * 12 + 8)..<(unigrams + 10 * 12 + 12), with: [0xFF, 0xFF, 0xFF, 0x7F])
+        cases.append(("scrambled.lm.bin", scrambled))
+        for (name, bytes) in cases {
+            let file = folder.appendingPathComponent(name)
+            try bytes.write(to: file)
+            #expect {
+                _ = try BaseModelStore.load(languageModel: file)
+            } throws: { error in
+                guard case LanguageModelError.unreadable(let path, _) = error else { return false }
+                return path == file.path
+            }
+        }
+    }
+}

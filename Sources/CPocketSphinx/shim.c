@@ -1,5 +1,6 @@
 #include "gambit_pocketsphinx.h"
 
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,3 +42,5 @@ double gambit_ps_seg_posterior(ps_decoder_t *ps, ps_seg_t *seg) {
     int32 prob = ps_seg_prob(seg, &ascr, &lscr, &lback);
     return logmath_exp(ps_get_logmath(ps), prob);
 }
+
+void gambit_keep_large_blocks_mapped(void) { mallopt(M_MMAP_THRESHOLD, 128 * 1024); }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Audio
 import Foundation
+import LanguageModel
 import Recognition
 import Runner
 
@@ -24,8 +25,12 @@ struct Decode: ParsableCommand {
     @Option(help: "Training data to customize recognition with (prepared and cached on first use).")
     var training: String?
 
-    @Option(help: "Weight of the custom language model in the interpolation, 0…1.")
+    @Option(help: "Weight of the custom language model, 0…1.")
     var weight = 0.5
+
+    @Option(
+        help: "How the customization meets the base model: set (interpolated at decode time) or merged (experimental).")
+    var mix = LanguageModelMix.set
 
     @Flag(help: "Do not force on-device recognition (a customized model is then ignored, as on Apple's platforms).")
     var allowServer = false
@@ -45,7 +50,11 @@ struct Decode: ParsableCommand {
         let recognizer = try SpeechRecognizer(locale: locale)
         var options = RecognitionOptions(requiresOnDeviceRecognition: !allowServer, maximumAlternatives: alternatives)
         if let training {
-            let (artifact, _) = try Toolchain(model: recognizer.model).prepare(URL(fileURLWithPath: training))
+            // A merged model has the weight built in, so it is prepared for this weight.
+            var prepareOptions = PrepareOptions(mix: mix)
+            prepareOptions.weight = weight
+            let (artifact, _) = try Toolchain(model: recognizer.model).prepare(
+                URL(fileURLWithPath: training), options: prepareOptions)
             options.customizedLanguageModel = Toolchain.configuration(artifact, weight: weight)
         }
         var failures = 0

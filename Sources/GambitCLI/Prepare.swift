@@ -26,7 +26,28 @@ struct Prepare: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Add a spelling-based pronunciation beside each supplied one.")
     var spellingAlternates = true
 
-    @Option(help: "Share of the custom unigram mass kept for words outside the training data (0…1).")
+    @Option(
+        help:
+            "How the customization meets the base model: set (interpolated at decode time) or merged (experimental: one model, history-dependent weights)."
+    )
+    var mix = LanguageModelMix.set
+
+    @Option(help: "Merged: the custom side's weight π (Apple's weight), 0…1.")
+    var weight = PrepareOptions().weight
+
+    @Option(help: "Merged: the custom side's share π₀ of the unigram level, 0…1.")
+    var unigramWeight = PrepareOptions().unigramWeight
+
+    @Option(help: "Merged: tempering s of the history probabilities that set each history's weight.")
+    var tempering = PrepareOptions().tempering
+
+    @Option(help: "Merged: share of a phrase's count that counts it as a whole utterance, 0…1.")
+    var boundaryShare = PrepareOptions().boundaryShare
+
+    @Flag(help: "Merged: keep the merged model's ARPA text (about 100 MB) beside the binary.")
+    var keepArpa = false
+
+    @Option(help: "Set: share of the custom unigram mass kept for words outside the training data (0…1).")
     var backgroundMass = PrepareOptions().backgroundMass
 
     @Flag(inversion: .prefixedNo, help: "Predict fixed expressions that start with a boosted word as one token.")
@@ -49,7 +70,8 @@ struct Prepare: ParsableCommand {
         let toolchain = Toolchain()
         let options = PrepareOptions(
             order: order, spellingAlternates: spellingAlternates, limits: TrainingDataLimits(sampleBudget: budget),
-            backgroundMass: backgroundMass, compounds: compounds)
+            backgroundMass: backgroundMass, compounds: compounds, mix: mix, weight: weight,
+            unigramWeight: unigramWeight, tempering: tempering, boundaryShare: boundaryShare, keepMergedARPA: keepArpa)
         if let export {
             try Toolchain.loadTrainingData(url).export(to: URL(fileURLWithPath: export), limits: options.limits)
         }
@@ -65,6 +87,16 @@ struct Prepare: ParsableCommand {
             print(
                 "  language model: \(artifact.languageModel.lastPathComponent) (+ \(PreparedModel.arpaName)), "
                     + "\(manifest.order)-gram, n-grams \(manifest.ngramCounts.map(String.init).joined(separator: "/"))")
+            if let merge = manifest.merge, let statistics = manifest.mergeStatistics {
+                let lambda = statistics.trigramLambda.map { String(format: "%.3f", $0) }.joined(separator: " / ")
+                print(
+                    "  merged with the base model: weight π \(merge.weight), unigram weight π₀ \(merge.unigramWeight), "
+                        + "tempering \(merge.tempering), boundary share \(manifest.boundaryShare ?? 1); "
+                        + "\(statistics.mixedHistories.map(String.init).joined(separator: "/")) histories mixed, "
+                        + "λ(h) min/median/max \(lambda)")
+            } else {
+                print("  set mix: interpolated with the base model at decode time")
+            }
             print(
                 "  vocabulary: \(artifact.vocabulary.lastPathComponent), \(manifest.vocabulary.entries.count) entries, "
                     + "\(manifest.vocabulary.outOfVocabulary.count) new words")
@@ -76,7 +108,10 @@ struct Prepare: ParsableCommand {
             print(
                 "  timings: validate \(Output.seconds(t.validate)), count \(Output.seconds(t.count)), estimate "
                     + "\(Output.seconds(t.estimate)), ARPA \(Output.seconds(t.writeARPA)), binary "
-                    + "\(Output.seconds(t.compileBinary)), vocabulary \(Output.seconds(t.vocabulary)); total "
+                    + "\(Output.seconds(t.compileBinary)), vocabulary \(Output.seconds(t.vocabulary))"
+                    + (manifest.mix == .merged
+                        ? ", base n-grams \(Output.seconds(t.readBase)), merge \(Output.seconds(t.merge))" : "")
+                    + "; total "
                     + Output.seconds(t.total))
             print("  fingerprint: \(manifest.fingerprint.prefix(16))…")
         }
@@ -87,8 +122,13 @@ struct Prepare: ParsableCommand {
             let compounds = Compounds(phrases: manifest.compounds.map { $0.split(separator: " ").map(String.init) })
             let words = text.split(separator: "\n").map { WordTokenizer.tokenize(String($0)) }.filter { !$0.isEmpty }
             let sentences = words.map(compounds.join)
-            let model = try BackoffModel(arpaFile: artifact.arpa)
-            let result = model.perplexity(of: sentences)
+            // The model the decoder loads: the merged model, or the custom model alone for the set mix.
+            let result: BackoffModel.Perplexity
+            if manifest.containsBaseModel {
+                result = try SphinxLanguageModel(contentsOf: artifact.languageModel).perplexity(of: sentences)
+            } else {
+                result = try BackoffModel(arpaFile: artifact.arpa).perplexity(of: sentences)
+            }
             let joined = zip(words, sentences).reduce(0) { $0 + $1.0.count - $1.1.count }
             let scored = result.words - result.oovs + result.sentences + joined
             let perWord = scored > 0 ? pow(10, -result.logProb / Double(scored)) : .nan

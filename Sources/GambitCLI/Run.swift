@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LanguageModel
 import Results
 import Runner
 
@@ -26,6 +27,12 @@ struct Run: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Run decoders in a network namespace when the machine allows it.")
     var denyNetwork = true
 
+    @Option(
+        help:
+            "Combine every variant with the base model this way: set or merged (default: each variant's own, set unless it says mix: merged)."
+    )
+    var mix: LanguageModelMix?
+
     func run() throws {
         var parsedShard: Shard?
         if let shard {
@@ -35,7 +42,10 @@ struct Run: ParsableCommand {
             }
             parsedShard = Shard(index: parts[0], count: parts[1])
         }
-        let suiteFile = try Suite.load(URL(fileURLWithPath: suite))
+        var suiteFile = try Suite.load(URL(fileURLWithPath: suite))
+        if let mix {
+            for index in suiteFile.variants.indices { suiteFile.variants[index].mix = mix }
+        }
         let outputURL = URL(fileURLWithPath: output)
         let progress = Progress(interactive: isatty(STDERR_FILENO) == 1)
         let options = RunOptions(
@@ -125,3 +135,5 @@ struct Merge: ParsableCommand {
 
     }
 }
+
+extension LanguageModelMix: ExpressibleByArgument {}

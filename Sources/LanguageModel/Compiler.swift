@@ -3,8 +3,34 @@ import Foundation
 import NGram
 import TrainingData
 
+/// How the customization reaches the decoder.
+public enum LanguageModelMix: String, Sendable, Hashable, Codable, CaseIterable {
+    /// One static trigram model per variant that contains the base model and the customization,
+    /// merged with history-dependent weights (``MergedModel``); the decoder loads it alone.
+    /// Experimental: chosen with `mix: merged` or `--mix merged`.
+    case merged
+    /// A small custom model, linearly interpolated with the base model at decode time with one
+    /// constant weight (sphinxbase's `ngram_model_set`). The default: the merged mix is experimental
+    /// until it is measured against this one on the shipped suite.
+    case set
+}
+
 /// What `prepare` needs to know beyond the training data.
 public struct PrepareOptions: Sendable, Hashable, Codable {
+    /// How the customization is combined with the base model.
+    public var mix: LanguageModelMix
+    /// Merged mix only: π, the custom side's prior weight (Apple's `weight`). The set mix takes
+    /// its weight at decode time instead.
+    public var weight: Double
+    /// Merged mix only: π₀, the custom side's share of the unigram level.
+    public var unigramWeight: Double
+    /// Merged mix only: s, the tempering of the history probabilities in λ(h).
+    public var tempering: Double
+    /// Merged mix only: the share of a phrase's count for which it is a whole utterance (its `<s> w1`
+    /// and `wn </s>` n-grams); the rest leaves the words around a fragment to the base model.
+    public var boundaryShare: Double
+    /// Merged mix only: keep the merged model's ARPA text (about 100 MB) beside the binary.
+    public var keepMergedARPA: Bool
     /// N-gram order of the custom model.
     public var order: Int
     /// Add a spelling-based pronunciation beside every supplied one (on by default: people say rare
@@ -29,8 +55,16 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     public init(
         order: Int = 3, spellingAlternates: Bool = true, limits: TrainingDataLimits = .default,
         commonWordCount: Int = 5_000, backgroundMass: Double = 0.9, compounds: Bool = true,
-        compoundSplitShare: Double = 0.01
+        compoundSplitShare: Double = 0.01, mix: LanguageModelMix = .set, weight: Double = 0.5,
+        unigramWeight: Double = MergeOptions().unigramWeight, tempering: Double = MergeOptions().tempering,
+        boundaryShare: Double = PrepareOptions.defaultBoundaryShare, keepMergedARPA: Bool = false
     ) {
+        self.mix = mix
+        self.weight = weight
+        self.unigramWeight = unigramWeight
+        self.tempering = tempering
+        self.boundaryShare = boundaryShare
+        self.keepMergedARPA = keepMergedARPA
         self.order = order
         self.spellingAlternates = spellingAlternates
         self.limits = limits
@@ -38,6 +72,35 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
         self.backgroundMass = backgroundMass
         self.compounds = compounds
         self.compoundSplitShare = compoundSplitShare
+    }
+}
+
+extension PrepareOptions {
+    /// The default of ``boundaryShare`` for the experimental merged mix (not yet measured on the
+    /// shipped suite; step 6 measures fragments against sentences).
+    public static let defaultBoundaryShare = 0.5
+
+    /// The merge settings these options give.
+    public var mergeOptions: MergeOptions {
+        MergeOptions(weight: weight, unigramWeight: unigramWeight, tempering: tempering)
+    }
+
+    /// The options with every setting the chosen mix ignores set to its default, so that two options
+    /// that build the same artifact also name the same cache entry.
+    public var normalized: PrepareOptions {
+        var options = self
+        let defaults = PrepareOptions()
+        switch mix {
+        case .set:
+            options.weight = defaults.weight
+            options.unigramWeight = defaults.unigramWeight
+            options.tempering = defaults.tempering
+            options.boundaryShare = defaults.boundaryShare
+            options.keepMergedARPA = false
+        case .merged:
+            options.backgroundMass = defaults.backgroundMass
+        }
+        return options
     }
 }
 
@@ -67,6 +130,11 @@ public final class LanguageModelCompiler {
 
     public init(base: BaseModelFiles) {
         self.base = base
+    }
+
+    /// The base model's n-grams, read once per process (see ``BaseModelStore``).
+    public func baseNGrams() throws(LanguageModelError) -> BaseModelStore.Load {
+        try BaseModelStore.load(languageModel: base.languageModel)
     }
 
     /// The base pronunciation dictionary, read once.
@@ -101,6 +169,20 @@ public final class LanguageModelCompiler {
     ) throws(LanguageModelError) -> (artifact: PreparedArtifact, cached: Bool) {
         var timings = PreparedModel.Timings()
         var clock = Stopwatch()
+        let options = options.normalized
+        if options.mix == .merged {
+            guard options.order <= 3 else {
+                throw .invalidTrainingData(
+                    "the merged mix builds a trigram model like the base model; order \(options.order) needs --mix set")
+            }
+            guard (0...1).contains(options.weight), (0...1).contains(options.unigramWeight),
+                (0...1).contains(options.boundaryShare), options.tempering >= 0, options.tempering.isFinite
+            else {
+                throw .invalidTrainingData(
+                    "merge settings out of range: weight, unigram weight and boundary share must be within 0…1, "
+                        + "tempering ≥ 0")
+            }
+        }
 
         let exported: Data
         do {
@@ -129,18 +211,23 @@ public final class LanguageModelCompiler {
             options.compounds
             ? Compounds.find(in: sentences, startingWith: Set(boostedWords)) : Compounds(phrases: [])
         let split = min(max(options.compoundSplitShare, 0), 1)
+        // The first generation framed every phrase as a whole utterance; the merged model treats it
+        // as a fragment whose surroundings the base model predicts.
+        let boundary = options.mix == .merged ? options.boundaryShare : 1
         for sentence in sentences {
             let joined = compounds.join(sentence.tokens)
             if joined.count == sentence.tokens.count {
-                counts.add(joined, count: sentence.count)
+                counts.add(joined, count: sentence.count, boundaryShare: boundary)
             } else {
-                counts.add(joined, count: sentence.count * (1 - split))
-                counts.add(sentence.tokens, count: sentence.count * split)
+                counts.add(joined, count: sentence.count * (1 - split), boundaryShare: boundary)
+                counts.add(sentence.tokens, count: sentence.count * split, boundaryShare: boundary)
             }
         }
         timings.count = clock.lap()
 
-        let model = counts.estimateWittenBell(backgroundMass: options.backgroundMass)
+        // The custom side on its own (what the set mix decodes with; for the merged mix, the
+        // readable record of what the data says, and the canary's source of phrases).
+        let model = counts.estimateWittenBell(backgroundMass: options.mix == .set ? options.backgroundMass : 0)
         timings.estimate = clock.lap()
 
         do {
@@ -157,9 +244,39 @@ public final class LanguageModelCompiler {
         timings.writeARPA = clock.lap()
 
         let temporaryBinary = output.appendingPathComponent(".\(PreparedModel.binaryName).partial")
-        try SphinxLanguageModel(contentsOf: arpa).writeBinary(to: temporaryBinary)
+        var mergeStatistics: MergedModel.Statistics?
+        var baseFingerprint: String?
+        defer { try? FileManager.default.removeItem(at: temporaryBinary) }
+        switch options.mix {
+        case .set:
+            try SphinxLanguageModel(contentsOf: arpa).writeBinary(to: temporaryBinary)
+        case .merged:
+            let load = try baseNGrams()
+            timings.readBase = load.seconds
+            baseFingerprint = load.fingerprint
+            _ = clock.lap()
+            let merged = MergedModel(base: load.ngrams, custom: counts, options: options.mergeOptions)
+            mergeStatistics = merged.statistics
+            timings.merge = clock.lap()
+            try atomicWrite(Data(merged.tables.sphinxBinary()), to: temporaryBinary)
+            timings.compileBinary = clock.lap()
+            let keptARPA = output.appendingPathComponent(PreparedModel.mergedARPAName)
+            if options.keepMergedARPA {
+                let partial = output.appendingPathComponent(".\(PreparedModel.mergedARPAName).partial")
+                defer { try? FileManager.default.removeItem(at: partial) }
+                do {
+                    try merged.tables.writeARPA(to: partial)
+                } catch {
+                    throw LanguageModelError.writeFailed(path: keptARPA.path, reason: "\(error)")
+                }
+                try replace(keptARPA, with: partial)
+                timings.writeARPA += clock.lap()
+            } else {
+                try? FileManager.default.removeItem(at: keptARPA)
+            }
+        }
         try replace(binary, with: temporaryBinary)
-        timings.compileBinary = clock.lap()
+        timings.compileBinary += clock.lap()
 
         let dictionary = try dictionary()
         var supplied: [String: [[String]]] = [:]
@@ -188,10 +305,14 @@ public final class LanguageModelCompiler {
             locale: data.localeIdentifier, isPrivate: data.isPrivate, inputFingerprint: inputFingerprint,
             fingerprint: try PreparedArtifact.fingerprint(languageModel: binary, vocabulary: vocabularyURL),
             acousticModelFingerprint: base.acousticModelFingerprint, order: options.order,
-            ngramCounts: model.counts, samples: data.totalSamples, sampleBudget: options.limits.sampleBudget,
+            ngramCounts: mergeStatistics?.counts ?? model.counts, samples: data.totalSamples,
+            sampleBudget: options.limits.sampleBudget,
             sentences: sentences.sentenceCount, vocabulary: vocabulary, timings: timings, boostedWords: boostedWords,
             boostedTerms: boostedTerms, templates: templates,
-            compounds: compounds.phrases.map { $0.joined(separator: " ") })
+            compounds: compounds.phrases.map { $0.joined(separator: " ") }, mix: options.mix,
+            merge: options.mix == .merged ? options.mergeOptions : nil,
+            boundaryShare: options.mix == .merged ? options.boundaryShare : nil, mergeStatistics: mergeStatistics,
+            baseModelFingerprint: baseFingerprint)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {

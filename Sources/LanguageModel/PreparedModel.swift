@@ -1,15 +1,17 @@
 import Crypto
 import Foundation
+import NGram
 import TrainingData
 
 /// The two artifacts `prepare` writes (a language model and a vocabulary), as Apple's
 /// `prepareCustomLanguageModel` does, plus a manifest that says what they were made from.
 ///
-/// Folder layout: `manifest.json`, `custom.arpa` (text), `custom.lm.bin` (what PocketSphinx loads
-/// fastest), `vocabulary.dict`.
+/// Folder layout: `manifest.json`, `custom.arpa` (the custom side's Witten-Bell estimate, as text),
+/// `custom.lm.bin` (what the decoder loads: with the merged mix, the whole merged model; with the
+/// set mix, the custom model alone), `vocabulary.dict`, and `merged.arpa` when asked for.
 public struct PreparedModel: Codable, Sendable, Hashable {
     /// Bumped whenever the compiler's output for the same input changes, to invalidate caches.
-    public static let compilerVersion = 3
+    public static let compilerVersion = 4
 
     /// How long each step of `prepare` took, in seconds.
     public struct Timings: Codable, Sendable, Hashable {
@@ -19,7 +21,13 @@ public struct PreparedModel: Codable, Sendable, Hashable {
         public var writeARPA = 0.0
         public var compileBinary = 0.0
         public var vocabulary = 0.0
-        public var total: Double { validate + count + estimate + writeARPA + compileBinary + vocabulary }
+        /// Merged mix: reading the base model's n-grams (from the cache after the first time).
+        public var readBase = 0.0
+        /// Merged mix: merging the two sides.
+        public var merge = 0.0
+        public var total: Double {
+            validate + count + estimate + writeARPA + compileBinary + vocabulary + readBase + merge
+        }
     }
 
     public var compilerVersion: Int
@@ -47,12 +55,26 @@ public struct PreparedModel: Codable, Sendable, Hashable {
     public var templates: [TemplateSlots]
     /// Fixed expressions predicted as one token (see ``Compounds``), words separated by spaces.
     public var compounds: [String]
+    /// How the customization is combined with the base model.
+    public var mix: LanguageModelMix
+    /// Merged mix: the merge settings (π, π₀, s).
+    public var merge: MergeOptions?
+    /// Merged mix: the share of each phrase's count counted as a whole utterance.
+    public var boundaryShare: Double?
+    /// Merged mix: n-gram counts, new words, mixed histories and the spread of λ(h).
+    public var mergeStatistics: MergedModel.Statistics?
+    /// Merged mix: SHA-256 of the base model the merged model contains.
+    public var baseModelFingerprint: String?
+
+    /// Whether `custom.lm.bin` already contains the base model (load it alone, never interpolate).
+    public var containsBaseModel: Bool { mix == .merged }
 
     /// File names inside the artifact folder.
     public static let manifestName = "manifest.json"
     public static let arpaName = "custom.arpa"
     public static let binaryName = "custom.lm.bin"
     public static let vocabularyName = "vocabulary.dict"
+    public static let mergedARPAName = "merged.arpa"
 }
 
 /// A template's tokens and the values of each class it uses.

@@ -29,6 +29,8 @@ public struct NGramCounts: Sendable {
     public private(set) var sentenceCount = 0
     /// The sum of the weights of the sentences added.
     public private(set) var totalWeight = 0.0
+    /// Per history level, the escape mass of fragments (see ``add(_:count:boundaryShare:)``).
+    var escapes: [[Int32: Double]] = []
 
     /// Creates empty counts.
     /// - Parameter order: The highest n-gram order, 1 or more (3 for a trigram model).
@@ -60,17 +62,28 @@ public struct NGramCounts: Sendable {
     /// - Parameters:
     ///   - tokens: The words of the sentence.
     ///   - count: How many times it was seen; may be fractional.
-    public mutating func add(_ tokens: [String], count: Double) {
+    ///   - boundaryShare: The share of `count` for which the tokens are a whole utterance. Apple's
+    ///     `PhraseCount` holds "an exact phrase or part of a phrase": with a share b < 1, the n-grams
+    ///     that contain `<s>` or `</s>` are counted b · count times, and the rest, (1 − b) · count, is
+    ///     recorded as escape mass of the histories they leave (``escape(level:node:)``): the phrase
+    ///     was preceded or followed by words this data does not name. 1 frames every sentence whole.
+    public mutating func add(_ tokens: [String], count: Double, boundaryShare: Double = 1) {
         guard !tokens.isEmpty, count > 0, count.isFinite else { return }
+        let share = min(max(boundaryShare.isFinite ? boundaryShare : 1, 0), 1)
         sentenceCount += 1
         totalWeight += count
         var previous = [Int32](repeating: -1, count: order)
         var current = [Int32](repeating: -1, count: order)
         previous[0] = start
         for position in 0...tokens.count {
-            let word = position < tokens.count ? wordID(tokens[position]) : end
+            let isEnd = position == tokens.count
+            let word = isEnd ? end : wordID(tokens[position])
             current[0] = word
-            levels[0].counts[Int(word)] += count
+            if isEnd {
+                levels[0].counts[Int(word)] += count * share
+            } else {
+                levels[0].counts[Int(word)] += count
+            }
             var level = 1
             while level < order {
                 let parent = previous[level - 1]
@@ -91,12 +104,36 @@ public struct NGramCounts: Sendable {
                     levels[level].suffixes.append(current[level - 1])
                     levels[level].counts.append(0)
                 }
-                levels[level].counts[Int(node)] += count
+                // The n-gram touches a sentence boundary when it ends on </s> or its oldest word is
+                // <s> (an n-gram of `level + 1` words starting at position − level).
+                let touchesStart = position - level < 0
+                if isEnd || touchesStart {
+                    levels[level].counts[Int(node)] += count * share
+                    // The rest continues past the phrase's end, or came after other words; a history
+                    // that begins with <s> exists only for the share b, so it gets no escape.
+                    if share < 1, isEnd || level == 1 {
+                        addEscape(count * (1 - share), level: level - 1, node: parent)
+                    }
+                } else {
+                    levels[level].counts[Int(node)] += count
+                }
                 current[level] = node
                 level += 1
             }
             swap(&previous, &current)
         }
+    }
+
+    /// Records that `mass` of a history's continuations are words outside this data.
+    private mutating func addEscape(_ mass: Double, level: Int, node: Int32) {
+        if escapes.count <= level { escapes += Array(repeating: [:], count: level + 1 - escapes.count) }
+        escapes[level][node, default: 0] += mass
+    }
+
+    /// The escape mass recorded for a history (entry `node` of `level`, 0 for a single word) by
+    /// sentences added with a boundary share below 1.
+    public func escape(level: Int, node: Int32) -> Double {
+        level < escapes.count ? escapes[level][node] ?? 0 : 0
     }
 
     /// Adds weighted sentences from any sequence.

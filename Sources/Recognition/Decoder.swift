@@ -55,6 +55,8 @@ final class Decoder {
     private let ps: OpaquePointer
     private let frameRate: Double
     private let mergedDictionary: URL?
+    /// The base language model file, for rescoring lattices without the customization.
+    private let baseLanguageModel: URL
     /// True once the decoder has processed audio in chunks: PocketSphinx then switches its cepstral
     /// mean normalisation to live mode for good, so batch results would differ slightly.
     private(set) var hasStreamed = false
@@ -78,8 +80,19 @@ final class Decoder {
             merged = try Self.mergeDictionary(base: model.dictionary, vocabulary: custom.vocabulary)
             dictionary = merged!
         }
+        // A merged model already contains the base model: it is the decoder's only language model,
+        // so a worker holds one model at a time whatever the number of variants.
+        var languageModel = model.languageModel
+        if let custom, custom.containsBaseModel, custom.grammar == nil {
+            guard FileManager.default.isReadableFile(atPath: custom.languageModel.path) else {
+                if let merged { try? FileManager.default.removeItem(at: merged.deletingLastPathComponent()) }
+                throw .customModelInvalid(
+                    path: custom.languageModel.path, reason: "language model file is missing or unreadable")
+            }
+            languageModel = custom.languageModel
+        }
         var arguments = [
-            "-hmm", model.hmm.path, "-lm", model.languageModel.path, "-dict", dictionary.path,
+            "-hmm", model.hmm.path, "-lm", languageModel.path, "-dict", dictionary.path,
         ]
         arguments += settings.commandLine
         let config = Self.parseConfig(arguments)
@@ -90,13 +103,18 @@ final class Decoder {
         defer { cmd_ln_free_r(config) }
         guard let ps = ps_init(config) else {
             if let merged { try? FileManager.default.removeItem(at: merged.deletingLastPathComponent()) }
+            if languageModel != model.languageModel {
+                throw .customModelInvalid(
+                    path: languageModel.path, reason: lastEngineError("not a readable ARPA or binary n-gram model"))
+            }
             throw .engineInitFailed(lastEngineError("ps_init returned NULL"))
         }
         self.ps = ps
+        self.baseLanguageModel = model.languageModel
         self.mergedDictionary = merged
         self.frameRate = Double(cmd_ln_int_r(config, "-frate"))
 
-        if let custom {
+        if let custom, !custom.containsBaseModel || custom.grammar != nil {
             // Every stored property is set, so a throw from here runs deinit, which frees the decoder
             // and the merged dictionary: freeing them here too would free them twice.
             try Self.activate(custom, in: ps, config: config)
@@ -224,30 +242,39 @@ final class Decoder {
         return (decoded.hypothesis, lattice)
     }
 
-    /// The best path through each lattice under another language model: the base model alone, or the
-    /// base interpolated with a custom model at `weight`.
+    /// The best path through each lattice under another language model: the base model alone, a
+    /// merged model alone (`containsBaseModel`), or the base interpolated with a custom model at `weight`.
     ///
     /// `ps_lattice_bestpath` scores with dictionary word ids, so the model is first installed as a
     /// search with `ps_set_lm`: this version wraps it in a set of its own whose words are mapped to the
     /// dictionary (`ngram_search_update_widmap`), and that wrapper, from `ps_get_lm`, is what the lattice
     /// is scored with, exactly as the decoder's own best-path pass does.
-    func rescore(_ lattices: [OpaquePointer?], customModel: URL?, weight: Double) throws(RecognitionError)
-        -> [String]
-    {
-        guard let base = ps_get_lm(ps, "_default") else { throw .engineInitFailed("the base search is missing") }
+    func rescore(
+        _ lattices: [OpaquePointer?], customModel: URL?, weight: Double, containsBaseModel: Bool = false
+    ) throws(RecognitionError) -> [String] {
         let config = ps_get_config(ps)
         gambit_ps_clear_last_error()
-        var models: [OpaquePointer?] = [base]
+        // The decoder's own search may be a merged model: read the models to score with from files.
+        let first = containsBaseModel ? (customModel ?? baseLanguageModel) : baseLanguageModel
+        func read(_ url: URL) throws(RecognitionError) -> OpaquePointer {
+            engineLock.lock()
+            defer { engineLock.unlock() }
+            guard let model = ngram_model_read(config, url.path, NGRAM_AUTO, ps_get_logmath(ps)) else {
+                throw .customModelInvalid(path: url.path, reason: lastEngineError("unreadable model"))
+            }
+            return model
+        }
+        var models: [OpaquePointer?] = [try read(first)]
         var weights: [Float] = [1]
         var names: [UnsafeMutablePointer<CChar>?] = [strdup("base")]
-        var custom: OpaquePointer?
-        if let customModel {
-            engineLock.lock()
-            custom = ngram_model_read(config, customModel.path, NGRAM_AUTO, ps_get_logmath(ps))
-            engineLock.unlock()
-            guard let custom else {
+        if let customModel, !containsBaseModel {
+            let custom: OpaquePointer
+            do {
+                custom = try read(customModel)
+            } catch {
+                ngram_model_free(models[0])
                 for name in names { free(name) }
-                throw .customModelInvalid(path: customModel.path, reason: lastEngineError("unreadable model"))
+                throw error
             }
             let w = Float(min(max(weight, 1e-6), 1 - 1e-6))
             models.append(custom)
@@ -256,7 +283,7 @@ final class Decoder {
         }
         defer { for name in names { free(name) } }
         let set = ngram_model_set_init(config, &models, &names, &weights, Int32(models.count))
-        if let custom { ngram_model_free(custom) }
+        for model in models { ngram_model_free(model) }
         guard let set else { throw .decodeFailed(lastEngineError("could not build the rescoring model")) }
         let status = ps_set_lm(ps, "rescore", set)
         guard status >= 0 else {

@@ -41,8 +41,11 @@ public final class LatticeRescorer {
     }
 
     /// The best hypothesis of every kept utterance under the base model interpolated with
-    /// `customModel` at `weight` (the base model alone when `customModel` is nil), in the order added.
-    public func rescore(customModel: URL?, weight: Double) throws(RecognitionError) -> [String] {
-        try decoder.rescore(lattices, customModel: customModel, weight: weight)
+    /// `customModel` at `weight` (the base model alone when `customModel` is nil; `customModel` alone
+    /// when it is a merged model that contains the base model), in the order added.
+    public func rescore(customModel: URL?, weight: Double, containsBaseModel: Bool = false) throws(RecognitionError)
+        -> [String]
+    {
+        try decoder.rescore(lattices, customModel: customModel, weight: weight, containsBaseModel: containsBaseModel)
     }
 }

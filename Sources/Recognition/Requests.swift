@@ -12,7 +12,7 @@ public struct LanguageModelConfiguration: Sendable, Hashable, Codable {
     public var languageModel: URL
     /// Dictionary entries for the words the custom model adds (CMU format, one pronunciation a line).
     public var vocabulary: URL
-    /// The custom model's interpolation weight, in [0, 1].
+    /// The custom model's interpolation weight, in [0, 1] (for a merged model, the weight it was built with).
     public var weight: Double
     /// The locale the model was prepared for; checked against the recognizer's.
     public var locale: String?
@@ -23,11 +23,16 @@ public struct LanguageModelConfiguration: Sendable, Hashable, Codable {
     /// A closed JSGF grammar to search instead of the interpolated n-gram model (the runner's oracle:
     /// only the corpus's own sentences can be recognised). The vocabulary is still added.
     public var grammar: String?
+    /// Whether `languageModel` already contains the base model (a merged model, whose weight was
+    /// applied when it was built): the decoder then loads it alone instead of interpolating.
+    public var containsBaseModel: Bool
 
     public init(
         languageModel: URL, vocabulary: URL, weight: Double = 0.5, locale: String? = nil,
-        acousticModelFingerprint: String? = nil, fingerprint: String? = nil, grammar: String? = nil
+        acousticModelFingerprint: String? = nil, fingerprint: String? = nil, grammar: String? = nil,
+        containsBaseModel: Bool = false
     ) {
+        self.containsBaseModel = containsBaseModel
         self.languageModel = languageModel
         self.vocabulary = vocabulary
         self.weight = weight

@@ -1,4 +1,5 @@
 import Audio
+internal import CPocketSphinx
 import Foundation
 
 /// A speech recognizer bound to one locale, shaped like Apple's `SFSpeechRecognizer`, running
@@ -46,6 +47,15 @@ public final class SpeechRecognizer {
         self.settings = settings
     }
 
+    /// Makes this process return a language model's memory to the system when the model is freed.
+    ///
+    /// A process that decodes with one model after another (a worker moving through variants) calls
+    /// this once at start: otherwise glibc's growing mmap threshold puts each new model on the heap,
+    /// where its memory stays after it is freed.
+    public static func returnFreedModelMemory() {
+        gambit_keep_large_blocks_mapped()
+    }
+
     /// The locales this machine has models for.
     public static var supportedLocales: [String] { AcousticModel.installed.keys.sorted() }
 
@@ -55,11 +65,12 @@ public final class SpeechRecognizer {
         _ = try decoder(for: custom, streaming: false)
     }
 
-    /// Frees the decoders of every configuration but `keep` (and the base model's), so that a
-    /// long-lived worker moving from one customized model to the next does not hold them all.
+    /// Frees the decoders of every configuration but `keep`, so that a long-lived worker moving from
+    /// one model to the next holds one at a time (a merged model contains the base model, so the
+    /// base decoder is not needed beside it).
     public func releaseDecoders(except keep: LanguageModelConfiguration?) {
-        batchDecoders = batchDecoders.filter { $0.key == nil || $0.key == keep }
-        streamDecoders = streamDecoders.filter { $0.key == nil || $0.key == keep }
+        batchDecoders = batchDecoders.filter { $0.key == keep }
+        streamDecoders = streamDecoders.filter { $0.key == keep }
     }
 
     /// Recognises a recorded file.

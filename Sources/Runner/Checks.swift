@@ -107,7 +107,8 @@ enum Checks {
     }
 
     /// Proves the customization was applied: the decoder reported the artifact's fingerprint, and the
-    /// training phrases score better under the interpolated model than under the base model alone.
+    /// training phrases score better under the customized model (merged, or interpolated as the
+    /// decoder does) than under the base model alone.
     static func canary(
         _ variant: VariantInfo, artifact: PreparedArtifact, responses: [String: WorkResponse], items: [WorkRequest]
     ) -> Check {
@@ -123,7 +124,10 @@ enum Checks {
         do {
             let base = try SphinxLanguageModel(contentsOf: AcousticModelPaths.baseLanguageModel)
             let custom = try SphinxLanguageModel(contentsOf: artifact.languageModel, sharingLogTablesWith: base)
-            let mixed = try base.interpolated(with: custom, weight: variant.weight)
+            // A merged model is the customized model itself; a set is mixed as the decoder does.
+            let mixed =
+                artifact.manifest.containsBaseModel
+                ? custom : try base.interpolated(with: custom, weight: variant.weight)
             let arpa = (try? String(contentsOf: artifact.arpa, encoding: .utf8)) ?? ""
             let samples = CanaryPhrases.sample(fromARPA: arpa, limit: 20)
             for words in samples {

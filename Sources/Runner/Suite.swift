@@ -44,13 +44,21 @@ public struct Suite: Sendable, Equatable {
         public var backgroundMass: Double?
         /// Overrides whether the compiler joins fixed expressions into compounds (see `PrepareOptions`).
         public var compounds: Bool?
+        /// How the customization is combined with the base model (`mix: set` or `mix: merged`);
+        /// nil for the compiler's default, the set.
+        public var mix: LanguageModelMix?
+        /// Overrides the merged model's boundary share (see `PrepareOptions`).
+        public var boundaryShare: Double?
 
-        /// Compiler options for this variant.
+        /// Compiler options for this variant. The merged mix builds the weight into the model.
         public var prepareOptions: PrepareOptions {
             var options = PrepareOptions()
             if let backgroundMass { options.backgroundMass = backgroundMass }
             if let compounds { options.compounds = compounds }
-            return options
+            if let mix { options.mix = mix }
+            if let boundaryShare { options.boundaryShare = boundaryShare }
+            options.weight = weight
+            return options.normalized
         }
     }
 
@@ -157,11 +165,25 @@ public struct Suite: Sendable, Equatable {
                 }
                 backgroundMass = value
             }
+            var mix: LanguageModelMix?
+            if let text = try string(mapping, "mix", required: false) {
+                guard let value = LanguageModelMix(rawValue: text) else {
+                    throw fail(mapping["mix"], "mix must be set or merged, not '\(text)'")
+                }
+                mix = value
+            }
+            var boundaryShare: Double?
+            if let text = try string(mapping, "boundaryShare", required: false) {
+                guard let value = Double(text), (0...1).contains(value) else {
+                    throw fail(mapping["boundaryShare"], "boundaryShare must be a number within 0…1")
+                }
+                boundaryShare = value
+            }
             variants.append(
                 Variant(
                     name: try string(mapping, "name")!, training: path(try string(mapping, "training")!),
                     weight: weight, corpora: applies, backgroundMass: backgroundMass,
-                    compounds: try flag(mapping, "compounds")))
+                    compounds: try flag(mapping, "compounds"), mix: mix, boundaryShare: boundaryShare))
         }
         if Set(variants.map(\.name)).count != variants.count {
             throw fail(root["variants"], "variant names must be unique")

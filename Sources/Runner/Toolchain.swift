@@ -14,11 +14,12 @@ public final class Toolchain {
 
     public init(model: AcousticModel = .englishUS, cacheFolder: URL? = nil) {
         self.model = model
+        let cacheFolder = cacheFolder ?? Self.defaultCacheFolder
         self.compiler = LanguageModelCompiler(
             base: BaseModelFiles(
                 languageModel: model.languageModel, dictionary: model.dictionary,
                 acousticModelFingerprint: model.fingerprint, locale: model.locale))
-        self.cacheFolder = cacheFolder ?? Self.defaultCacheFolder
+        self.cacheFolder = cacheFolder
     }
 
     /// The installed English model, used where no toolchain is at hand.
@@ -49,7 +50,7 @@ public final class Toolchain {
     public func artifactFolder(for training: URL, options: PrepareOptions = PrepareOptions()) -> URL {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let optionBytes = (try? encoder.encode(options)) ?? Data()
+        let optionBytes = (try? encoder.encode(options.normalized)) ?? Data()
         let digest = SHA256.hash(data: Data(training.standardizedFileURL.path.utf8) + optionBytes)
         let name = training.deletingPathExtension().lastPathComponent
         return cacheFolder.appendingPathComponent("prepared")
@@ -72,6 +73,6 @@ public final class Toolchain {
         LanguageModelConfiguration(
             languageModel: artifact.languageModel, vocabulary: artifact.vocabulary, weight: weight,
             locale: artifact.manifest.locale, acousticModelFingerprint: artifact.manifest.acousticModelFingerprint,
-            fingerprint: artifact.manifest.fingerprint)
+            fingerprint: artifact.manifest.fingerprint, containsBaseModel: artifact.manifest.containsBaseModel)
     }
 }

@@ -53,6 +53,8 @@ public struct WorkerHello: Codable, Sendable {
 /// utterance, not the run.
 public enum WorkerLoop {
     public static func run(settings: DecoderSettings = DecoderSettings()) throws {
+        // A worker moves through variants: each model's memory must go back when the next loads.
+        SpeechRecognizer.returnFreedModelMemory()
         let hello = WorkerHello(networkDenied: NetworkProbe.isDenied(), detail: NetworkProbe.detail())
         emit(hello)
         let recognizer = try SpeechRecognizer(locale: "en-US", settings: settings)
@@ -90,7 +92,7 @@ public enum WorkerLoop {
                 if loaded[request.configuration] == nil {
                     // Work arrives grouped by system: keep only the current customized model loaded.
                     recognizer.releaseDecoders(except: request.configuration)
-                    loaded = loaded.filter { $0.key == nil }
+                    loaded = [:]
                     let start = DispatchTime.now().uptimeNanoseconds
                     try recognizer.preload(request.configuration)
                     loaded[request.configuration] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

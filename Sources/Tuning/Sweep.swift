@@ -112,7 +112,15 @@ public final class Sweep {
         let anti = suite.corpora.filter { $0.role == .antiContext }
         let data = try Toolchain.loadTrainingData(variant.training)
         let prepareOptions = variant.prepareOptions
-        let full = try toolchain.prepare(variant.training, options: prepareOptions).artifact
+        /// A merged model has its weight built in: each weight is its own artifact.
+        func compilerOptions(weight: Double) -> PrepareOptions {
+            var options = prepareOptions
+            options.weight = weight
+            return options.normalized
+        }
+        let sortedWeights = options.weights.sorted()
+        let firstPassWeight = sortedWeights.isEmpty ? variant.weight : sortedWeights[sortedWeights.count / 2]
+        let full = try toolchain.prepare(variant.training, options: compilerOptions(weight: firstPassWeight)).artifact
         let boosted = full.manifest.boostedWords
 
         let dev = try split("dev", domain: domain, anti: anti)
@@ -124,8 +132,6 @@ public final class Sweep {
         // weight: a strongly biased pass prunes the unbiased alternatives out of the lattice, an
         // unbiased one the custom words.
         var clock = Stopwatch()
-        let sortedWeights = options.weights.sorted()
-        let firstPassWeight = sortedWeights.isEmpty ? variant.weight : sortedWeights[sortedWeights.count / 2]
         let rescorer = try LatticeRescorer(
             model: toolchain.model, configuration: Toolchain.configuration(full, weight: firstPassWeight))
         for clip in dev.domainClips + dev.antiClips { try rescorer.add(clip) }
@@ -149,12 +155,17 @@ public final class Sweep {
             let scaled = Self.scale(data, parameters)
             let folder = toolchain.cacheFolder.appendingPathComponent("sweep").appendingPathComponent(
                 "\(variant.name)-p\(parameters.countScaling["phrases"]!)-t\(parameters.countScaling["templates"]!)"
-                    + (parameters.budget.map { "-b\($0)" } ?? ""))
-            let artifact = try toolchain.compiler.prepare(scaled, output: folder, options: prepareOptions).artifact
+                    + (parameters.budget.map { "-b\($0)" } ?? "")
+                    + (prepareOptions.mix == .merged ? "-w\(parameters.weight)" : ""))
+            let artifact = try toolchain.compiler.prepare(
+                scaled, output: folder, options: compilerOptions(weight: parameters.weight)
+            ).artifact
             artifacts[parameters] = artifact
             let prepared = step.lap()
             prepareSeconds += prepared
-            let hypotheses = try rescorer.rescore(customModel: artifact.languageModel, weight: parameters.weight)
+            let hypotheses = try rescorer.rescore(
+                customModel: artifact.languageModel, weight: parameters.weight,
+                containsBaseModel: artifact.manifest.containsBaseModel)
             rescoreSeconds += step.lap()
             let onDomain = score(dev.domain, Array(hypotheses.prefix(dev.domain.count)), boosted: boosted)
             let onAnti = score(dev.anti, Array(hypotheses.dropFirst(dev.domain.count)), boosted: [])

@@ -24,4 +24,9 @@ void gambit_ps_clear_last_error(void);
 /// `ps_seg_prob` posterior as a linear probability (logmath_exp of the log posterior).
 double gambit_ps_seg_posterior(ps_decoder_t *ps, ps_seg_t *seg);
 
+/// Fixes glibc's mmap threshold at 128 KiB. glibc raises the threshold each time a large block is
+/// freed, after which the next model's arrays come from the heap and are not returned to the system:
+/// a process that loads one language model after another would keep every model's memory.
+void gambit_keep_large_blocks_mapped(void);
+
 #endif

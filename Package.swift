@@ -93,7 +93,9 @@ let package = Package(
 
         // Tests.
         .target(name: "GambitTestSupport", path: "Sources/GambitTestSupport"),
-        .target(name: "ResultsFixtures", dependencies: ["Results", "Scoring"], path: "Sources/ResultsFixtures"),
+        .target(
+            name: "ResultsFixtures", dependencies: ["Results", "Scoring"], path: "Sources/ResultsFixtures",
+            exclude: ["Schemas"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "GambitTestSupport"]),
         .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "Audio", "GambitTestSupport"]),
         .testTarget(name: "TrainingDataTests", dependencies: ["TrainingData"]),

@@ -209,11 +209,10 @@ public enum Fixture {
 }
 
 extension Fixture {
-    /// The JUnit schema our reports must validate against: `shared/schemas/` beside the repository
-    /// (where CI and every developer machine have it).
+    /// The JUnit schema our reports must validate against, kept beside this file (`Schemas/`, with
+    /// its origin and licence in `Schemas/SOURCES.md`).
     public static var junitSchema: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/schemas/jenkins-xunit-junit-10.xsd").path
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Schemas/jenkins-xunit-junit-10.xsd").path
     }
 }

@@ -163,7 +163,8 @@ struct InteropTests {
                 == .unreadableFile(path: missing.path, reason: "no such file"))
     }
 
-    @Test func hundredThousandUtterancesLoadQuickly() throws {
+    /// How fast this is belongs to `ScoringBenchmark`; here, that a large file loads whole and in order.
+    @Test func hundredThousandUtterancesLoad() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var text = ""
@@ -171,12 +172,10 @@ struct InteropTests {
             text += "the quick brown fox jumps over the lazy dog number \(index % 97) (u\(index))\n"
         }
         let url = try write(text, "big.trn", in: directory)
-        let start = Date()
         let loader = CorpusLoader(normalizer: .standard)
         let transcript = try loader.load(url, format: nil)
-        let elapsed = Date().timeIntervalSince(start)
         #expect(transcript.count == 100_000)
-        // Generous bound for debug builds on a shared machine; release builds take a few tens of milliseconds.
-        #expect(elapsed < 3, "took \(elapsed) s")
+        #expect(Set(transcript.ids).count == 100_000)
+        #expect(transcript.tokens.count == 100_000 * 11)
     }
 }

@@ -52,6 +52,8 @@ public final class Runner {
     public static let dataFolder = ".gambit"
     public static let resultsName = "results.json"
     public static let journalName = "journal.jsonl"
+    /// Environment variable that makes a run stop itself after this many journal lines (testing only).
+    public static let stopAfterJournalLinesVariable = "GAMBIT_TEST_STOP_AFTER_JOURNAL_LINES"
 
     /// Where a run's unredacted results are written under an output folder.
     public static func resultsFile(in output: URL) -> URL {
@@ -202,6 +204,10 @@ public final class Runner {
         }
         let total = pending.count
         let collected = Collector()
+        // Fault injection for the resume test: stop this process (SIGSTOP) once its N-th journal line
+        // is on disk, so that a test can kill it at a known point whatever the machine's speed.
+        let stopAfterJournalLines = ProcessInfo.processInfo.environment[Self.stopAfterJournalLinesVariable]
+            .flatMap { Int($0) }
         // Off-device recognizers need the network; everything else decodes with it denied.
         let offDevice = pending.filter { $0.external.map { !$0.onDevice } ?? false }
         let onDevice = pending.filter { $0.external.map(\.onDevice) ?? true }
@@ -211,6 +217,7 @@ public final class Runner {
             try pool.run(requests) { [progress = options.progress] response in
                 journal.append(response)
                 let count = collected.add(response)
+                if count == stopAfterJournalLines { raise(SIGSTOP) }
                 progress?(count, total)
             }
         }

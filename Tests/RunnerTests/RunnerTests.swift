@@ -72,30 +72,43 @@ struct RunnerTests {
     func resumeAfterKill() throws {
         let suite = try MiniSuite()
         let reference = try suite.run(output: "reference")
+        let work = reference.systems.reduce(0) { $0 + $1.utterances.count }
         let output = suite.folder.appendingPathComponent("killed")
         let journal = output.appendingPathComponent(".gambit/journal.jsonl")
-        for target in [3, 9] {
+        // Each run stops itself once its N-th journal line is on disk and is killed there: the first
+        // after 3 utterances, the resumed one after 6 more.
+        for linesThisRun in [3, 6] {
             let process = Process()
             process.executableURL = MiniSuite.executable
             process.arguments = ["run", suite.suiteFile.path, "--output", output.path, "--workers", "2"]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            process.environment = ProcessInfo.processInfo.environment.merging(
-                ["GAMBIT_CACHE": suite.folder.appendingPathComponent("cache").path]) { $1 }
+            process.environment = ProcessInfo.processInfo.environment.merging([
+                "GAMBIT_CACHE": suite.folder.appendingPathComponent("cache").path,
+                Runner.stopAfterJournalLinesVariable: "\(linesThisRun)",
+            ]) { $1 }
             try process.run()
-            let deadline = Date().addingTimeInterval(120)
-            while process.isRunning, Date() < deadline {
-                let lines = (try? String(contentsOf: journal, encoding: .utf8))?.split(separator: "\n").count ?? 0
-                if lines >= target { break }
-                usleep(20_000)
-            }
+            let stopped = waitUntilStopped(process.processIdentifier, whileRunning: process)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+            try #require(stopped, "the run ended before its journal had \(linesThisRun) new lines")
         }
         let journalLines = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n").count
-        #expect(journalLines >= 9 && journalLines < 22, "the kills should land part way")
+        #expect(journalLines == 9)
+        #expect(work > 9, "the kills should land part way")
         let resumed = try suite.run(output: "killed")
         #expect(AccuracyView(resumed) == AccuracyView(reference))
+    }
+
+    /// Waits until a process is stopped by a signal (state "T" in `/proc/PID/stat`); false if it exits.
+    private func waitUntilStopped(_ pid: Int32, whileRunning process: Process) -> Bool {
+        while process.isRunning {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            // The state follows the command name, which is in parentheses.
+            if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst(2).first == "T" { return true }
+            usleep(10_000)
+        }
+        return false
     }
 }
 

@@ -24,10 +24,17 @@ public enum TestSupport {
             .deletingLastPathComponent()
     }
 
-    /// A new empty folder under the system temporary directory.
+    /// This test process's folder under the system temporary directory; removed, with everything in
+    /// it, when the process exits, so that no test leaves a folder behind however it ends.
+    public static let temporaryRoot: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("gambit-tests-\(getpid())")
+        atexit { try? FileManager.default.removeItem(at: TestSupport.temporaryRoot) }
+        return url
+    }()
+
+    /// A new empty folder under ``temporaryRoot``.
     public static func temporaryDirectory(_ label: String = "test") throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "gambit-\(label)-\(UUID().uuidString.prefix(8))")
+        let url = temporaryRoot.appendingPathComponent("gambit-\(label)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

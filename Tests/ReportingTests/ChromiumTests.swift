@@ -37,11 +37,18 @@ struct ChromiumTests {
         "the report's script runs without console errors and the page renders",
         .enabled(if: chromium != nil, "chromium is not installed; install it to check the HTML report in a browser"))
     func rendersWithoutErrors() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gambit-chromium")
+        // GAMBIT_KEEP_SCREENSHOT=1 keeps the folder, to look at the screenshot; otherwise it goes.
+        let keep = ProcessInfo.processInfo.environment["GAMBIT_KEEP_SCREENSHOT"] != nil
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gambit-chromium-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { if !keep { try? FileManager.default.removeItem(at: directory) } }
         let files = try Reporter.write(Fixture.results(), formats: [.html], to: directory)
         let page = files[0].absoluteString
-        let common = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions"]
+        let common = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+            "--user-data-dir=\(directory.appendingPathComponent("profile").path)",
+        ]
         let dom = try run(common + ["--enable-logging=stderr", "--v=0", "--dump-dom", page])
         #expect(dom.stdout.contains("data-ready=\"1\""), "the inline script did not finish")
         let consoleErrors = dom.stderr.split(separator: "\n").filter {
@@ -52,6 +59,6 @@ struct ChromiumTests {
         try? FileManager.default.removeItem(at: screenshot)
         let shot = try run(common + ["--screenshot=\(screenshot.path)", "--window-size=1280,2000", page])
         #expect(FileManager.default.fileExists(atPath: screenshot.path), "no screenshot: \(shot.stderr.suffix(500))")
-        print("Screenshot of the HTML report: \(screenshot.path)")
+        if keep { print("Screenshot of the HTML report: \(screenshot.path)") }
     }
 }

@@ -199,6 +199,51 @@ func prepareBenchmark() throws {
     }
 }
 
+/// Reads the base model's n-grams in this process (called by `base-ngrams` in a child, so that its
+/// peak memory is the read's own): prints the first read's seconds, then a second read's (the
+/// process cache), and the peak RSS.
+func baseNGramsCase() throws {
+    let file = AcousticModel.englishUS.languageModel
+    let first = try BaseModelStore.load(languageModel: file)
+    let again = try BaseModelStore.load(languageModel: file)
+    print(
+        String(
+            format: "%.6f %.6f %.1f %d %d %d", first.seconds, again.seconds, peakRSSMegabytes(),
+            first.ngrams.counts[0], first.ngrams.counts[1], first.ngrams.counts[2]))
+}
+
+/// Time and peak memory of reading Debian's en-us.lm.bin into ``TrigramTables``, each run in a
+/// fresh process (nothing cached), then read again in the same process.
+func baseNGramsBenchmark() throws {
+    let runs = option("--runs", default: 3)
+    let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("gambit-bench-base-\(getpid()).out")
+    defer { try? FileManager.default.removeItem(at: output) }
+    var firsts: [Double] = []
+    var agains: [Double] = []
+    var peaks: [Double] = []
+    var walls: [Double] = []
+    var counts = ""
+    for _ in 0..<runs {
+        let measured = try measureProcess("/bin/sh", ["-c", "'\(me)' base-ngrams-case > '\(output.path)'"])
+        let fields = try String(contentsOf: output, encoding: .utf8).split(whereSeparator: \.isWhitespace)
+            .map(String.init)
+        guard fields.count == 6 else { throw BenchmarkError("base-ngrams-case printed '\(fields)'") }
+        firsts.append(Double(fields[0]) ?? .nan)
+        agains.append(Double(fields[1]) ?? .nan)
+        peaks.append(measured.peakMB)
+        walls.append(measured.seconds)
+        counts = fields[3...5].joined(separator: " / ")
+    }
+    print("base n-grams benchmark: \(AcousticModel.englishUS.languageModel.path), median of \(runs) fresh processes")
+    print("  n-grams read: \(counts)")
+    print(
+        String(
+            format: "  first read %.2f s (process %.2f s incl. start-up), peak RSS %.0f MB", median(firsts),
+            median(walls), median(peaks)))
+    print(String(format: "  read again in the same process (cache hit): %.3f s", median(agains)))
+}
+
 let command = CommandLine.arguments.dropFirst().first ?? "help"
 switch command {
 case "decode":
@@ -207,6 +252,10 @@ case "prepare":
     try prepareBenchmark()
 case "prepare-case":
     try prepareCase(CommandLine.arguments[2])
+case "base-ngrams":
+    try baseNGramsBenchmark()
+case "base-ngrams-case":
+    try baseNGramsCase()
 default:
-    print("usage: gambit-bench decode|prepare [--runs N]")
+    print("usage: gambit-bench decode|prepare|base-ngrams [--runs N]")
 }

@@ -114,7 +114,9 @@ let package = Package(
             dependencies: ["Gate", "Results", "ResultsFixtures", "Reporting", "Scoring", "CXMLSchema"]),
         .testTarget(
             name: "LanguageModelTests",
-            dependencies: ["LanguageModel", "Runner", "Recognition", "NGram", "TrainingData", "GambitTestSupport"]
+            dependencies: [
+                "LanguageModel", "Runner", "Recognition", "NGram", "Scoring", "TrainingData", "GambitTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -65,12 +65,11 @@ public final class SpeechRecognizer {
         _ = try decoder(for: custom, streaming: false)
     }
 
-    /// Frees the decoders of every configuration but `keep`, so that a long-lived worker moving from
-    /// one model to the next holds one at a time (a merged model contains the base model, so the
-    /// base decoder is not needed beside it).
+    /// Frees the decoders of every configuration but `keep` (and the base model's), so that a
+    /// long-lived worker moving from one customized model to the next does not hold them all.
     public func releaseDecoders(except keep: LanguageModelConfiguration?) {
-        batchDecoders = batchDecoders.filter { $0.key == keep }
-        streamDecoders = streamDecoders.filter { $0.key == keep }
+        batchDecoders = batchDecoders.filter { $0.key == nil || $0.key == keep }
+        streamDecoders = streamDecoders.filter { $0.key == nil || $0.key == keep }
     }
 
     /// Recognises a recorded file.

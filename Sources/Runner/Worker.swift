@@ -92,7 +92,7 @@ public enum WorkerLoop {
                 if loaded[request.configuration] == nil {
                     // Work arrives grouped by system: keep only the current customized model loaded.
                     recognizer.releaseDecoders(except: request.configuration)
-                    loaded = [:]
+                    loaded = loaded.filter { $0.key == nil }
                     let start = DispatchTime.now().uptimeNanoseconds
                     try recognizer.preload(request.configuration)
                     loaded[request.configuration] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

@@ -54,7 +54,6 @@ struct DecodedUtterance {
 final class Decoder {
     private let ps: OpaquePointer
     private let frameRate: Double
-    private let mergedDictionary: URL?
     /// The base language model file, for rescoring lattices without the customization.
     private let baseLanguageModel: URL
     /// True once the decoder has processed audio in chunks: PocketSphinx then switches its cepstral
@@ -80,12 +79,14 @@ final class Decoder {
             merged = try Self.mergeDictionary(base: model.dictionary, vocabulary: custom.vocabulary)
             dictionary = merged!
         }
+        // PocketSphinx reads the dictionary inside ps_init and never again: the file goes when init
+        // returns, so no decoder leaves it behind, even in a worker that is killed.
+        defer { if let merged { try? FileManager.default.removeItem(at: merged.deletingLastPathComponent()) } }
         // A merged model already contains the base model: it is the decoder's only language model,
         // so a worker holds one model at a time whatever the number of variants.
         var languageModel = model.languageModel
         if let custom, custom.containsBaseModel, custom.grammar == nil {
             guard FileManager.default.isReadableFile(atPath: custom.languageModel.path) else {
-                if let merged { try? FileManager.default.removeItem(at: merged.deletingLastPathComponent()) }
                 throw .customModelInvalid(
                     path: custom.languageModel.path, reason: "language model file is missing or unreadable")
             }
@@ -97,12 +98,10 @@ final class Decoder {
         arguments += settings.commandLine
         let config = Self.parseConfig(arguments)
         guard let config else {
-            if let merged { try? FileManager.default.removeItem(at: merged.deletingLastPathComponent()) }
             throw .engineInitFailed(lastEngineError("invalid arguments: \(settings.commandLine)"))
         }
         defer { cmd_ln_free_r(config) }
         guard let ps = ps_init(config) else {
-            if let merged { try? FileManager.default.removeItem(at: merged.deletingLastPathComponent()) }
             if languageModel != model.languageModel {
                 throw .customModelInvalid(
                     path: languageModel.path, reason: lastEngineError("not a readable ARPA or binary n-gram model"))
@@ -111,21 +110,17 @@ final class Decoder {
         }
         self.ps = ps
         self.baseLanguageModel = model.languageModel
-        self.mergedDictionary = merged
         self.frameRate = Double(cmd_ln_int_r(config, "-frate"))
 
         if let custom, !custom.containsBaseModel || custom.grammar != nil {
-            // Every stored property is set, so a throw from here runs deinit, which frees the decoder
-            // and the merged dictionary: freeing them here too would free them twice.
+            // Every stored property is set, so a throw from here runs deinit, which frees the decoder:
+            // freeing it here too would free it twice.
             try Self.activate(custom, in: ps, config: config)
         }
     }
 
     deinit {
         ps_free(ps)
-        if let mergedDictionary {
-            try? FileManager.default.removeItem(at: mergedDictionary.deletingLastPathComponent())
-        }
     }
 
     private static func parseConfig(_ arguments: [String]) -> OpaquePointer? {

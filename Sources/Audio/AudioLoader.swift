@@ -82,7 +82,11 @@ public struct AudioLoader: Sendable {
             throw .truncated(path: path, detail: shortfall)
         }
 
-        if channels == 1 && rate == targetSampleRate {
+        // Only 16-bit PCM is read as shorts: libsndfile hands float and double samples to
+        // `sf_readf_short` unscaled, so a float file in [-1, 1] would become near silence. Every
+        // other encoding goes through floats, which libsndfile normalises to [-1, 1].
+        let subtype = info.format & Int32(SF_FORMAT_SUBMASK)
+        if channels == 1 && rate == targetSampleRate && subtype == Int32(SF_FORMAT_PCM_16) {
             var samples = [Int16](repeating: 0, count: Int(info.frames))
             let read = samples.withUnsafeMutableBufferPointer { sf_readf_short(file, $0.baseAddress, info.frames) }
             guard read > 0 else { throw .readFailed(path: path, detail: String(cString: sf_strerror(file))) }
@@ -94,6 +98,10 @@ public struct AudioLoader: Sendable {
         let read = interleaved.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, info.frames) }
         guard read > 0 else { throw .readFailed(path: path, detail: String(cString: sf_strerror(file))) }
         let frames = Int(read)
+        if let bad = interleaved[0..<frames * channels].firstIndex(where: { !$0.isFinite }) {
+            throw .readFailed(
+                path: path, detail: "sample \(bad / channels) is \(interleaved[bad]), not a number in [-1, 1]")
+        }
         var mono = [Float](repeating: 0, count: frames)
         if channels == 1 {
             mono = Array(interleaved[0..<frames])

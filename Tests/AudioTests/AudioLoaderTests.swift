@@ -62,6 +62,60 @@ struct AudioLoaderTests {
         #expect(abs(clip.duration - (try loader.load(speech)).duration) < 0.01)
     }
 
+    /// sox options for each sample encoding a WAV can hold, and the largest sample difference from
+    /// the 16-bit original that encoding allows (8-bit PCM, µ-law and A-law are lossy, and sox dithers).
+    static let encodings: [(name: String, sox: [String], tolerance: Int)] = [
+        ("float32", ["-e", "floating-point", "-b", "32"], 1),
+        ("float64", ["-e", "floating-point", "-b", "64"], 1),
+        ("unsigned8", ["-e", "unsigned-integer", "-b", "8"], 512),
+        ("signed24", ["-e", "signed-integer", "-b", "24"], 1),
+        ("signed32", ["-e", "signed-integer", "-b", "32"], 1),
+        ("mu-law", ["-e", "u-law"], 1_100),
+        ("a-law", ["-e", "a-law"], 1_100),
+    ]
+
+    @Test("Every sample encoding is read as what it is", arguments: encodings.map(\.name))
+    func sampleEncodings(name: String) throws {
+        let encoding = try #require(Self.encodings.first { $0.name == name })
+        let recording = try #require(TestSupport.librivox.first)
+        let folder = try TestSupport.temporaryDirectory("encoding-\(name)")
+        let url = folder.appendingPathComponent("\(name).wav")
+        try TestSupport.run("sox", ["-R", recording.path] + encoding.sox + [url.path])
+        let original = try loader.load(recording)
+        let clip = try loader.load(url)
+        #expect(clip.samples.count == original.samples.count)
+        let worst = zip(clip.samples, original.samples).map { abs(Int($0) - Int($1)) }.max() ?? .max
+        #expect(worst <= encoding.tolerance, "largest sample difference \(worst)")
+    }
+
+    @Test("Headerless 32-bit float is read as float")
+    func rawFloat() throws {
+        let recording = try #require(TestSupport.librivox.first)
+        let folder = try TestSupport.temporaryDirectory("raw-float")
+        let url = folder.appendingPathComponent("speech.f32")
+        try TestSupport.run("sox", ["-R", recording.path, "-t", "raw", "-e", "floating-point", "-b", "32", url.path])
+        let clip = try loader.load(url, raw: RawAudioFormat("f32le:16000:1"))
+        let original = try loader.load(recording)
+        let worst = zip(clip.samples, original.samples).map { abs(Int($0) - Int($1)) }.max() ?? .max
+        #expect(clip.samples.count == original.samples.count && worst <= 1)
+    }
+
+    @Test("A float sample that is not a number is an error naming the file")
+    func notANumber() throws {
+        let folder = try TestSupport.temporaryDirectory("nan")
+        let url = folder.appendingPathComponent("nan.wav")
+        try TestSupport.run("sox", ["-R", speech.path, "-e", "floating-point", "-b", "32", url.path])
+        var bytes = try Data(contentsOf: url)
+        bytes.replaceSubrange((bytes.count - 4)..., with: [0x00, 0x00, 0xC0, 0x7F])
+        try bytes.write(to: url)
+        let error = try #require(throws: AudioError.self) { try loader.load(url) }
+        guard case .readFailed(let path, let detail) = error else {
+            Issue.record("expected .readFailed, got \(error)")
+            return
+        }
+        #expect(path == url.path && detail.contains("not a number"))
+    }
+
     @Test("A missing file names the file")
     func missing() {
         #expect(throws: AudioError.missing(path: "/nonexistent/x.wav")) {

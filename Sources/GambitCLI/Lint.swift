@@ -32,6 +32,7 @@ struct Lint: ParsableCommand {
         let vocabulary = Vocabulary.build(
             words: report.vocabulary, pronunciations: supplied, dictionary: dictionary, spellingAlternates: true)
         report.oov = vocabulary.outOfVocabulary
+        report.problems += vocabulary.unpronounceableProblems(in: data).map(\.description)
         if json {
             print(try Output.json(report))
         } else {
@@ -45,20 +46,20 @@ struct Lint: ParsableCommand {
         lines.append("\(report.identifier) \(report.version) (\(report.locale))\(report.isPrivate ? ", private" : "")")
         lines.append(
             String(
-                format: "budget: %d of %d samples (%.1f%%)", report.budget.used, report.budget.budget,
+                format: "budget: %ld of %ld samples (%.1f%%)", report.budget.used, report.budget.budget,
                 report.budget.share * 100))
         if !report.phrases.isEmpty {
             lines.append("phrases:")
             for phrase in report.phrases {
                 lines.append(
-                    String(format: "  %8d  %5.2f%%  ", phrase.effectiveCount, phrase.shareOfBudget * 100)
+                    String(format: "  %8ld  %5.2f%%  ", phrase.effectiveCount, phrase.shareOfBudget * 100)
                         + phrase.phrase)
             }
         }
         for template in report.templates {
             lines.append(
                 String(
-                    format: "template \"%@\": %d samples over %d expansions = %.3f each (%.2f%% of budget)",
+                    format: "template \"%@\": %ld samples over %ld expansions = %.3f each (%.2f%% of budget)",
                     template.template, template.count, template.expansions, template.countPerExpansion,
                     template.shareOfBudget * 100))
             for sample in template.sampleExpansions.prefix(5) {

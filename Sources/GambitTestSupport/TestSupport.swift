@@ -75,6 +75,37 @@ public enum TestSupport {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The `gambit` executable built beside the running test bundle.
+    public static var gambitExecutable: URL {
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var folder = URL(fileURLWithPath: me).deletingLastPathComponent()
+        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("gambit").path),
+            folder.path != "/"
+        {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent("gambit")
+    }
+
+    /// Runs `gambit` with `arguments` and returns its exit status and its standard output and
+    /// error, interleaved, whatever the status.
+    public static func gambit(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String)
+    {
+        let process = Process()
+        process.executableURL = gambitExecutable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
     /// Speaks `text` with a flite voice into a 16 kHz mono WAV file.
     public static func synthesize(_ text: String, voice: String = "slt", to url: URL) throws {
         let raw = url.deletingPathExtension().appendingPathExtension("flite.wav")

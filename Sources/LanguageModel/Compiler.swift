@@ -230,6 +230,25 @@ public final class LanguageModelCompiler {
         let model = counts.estimateWittenBell(backgroundMass: options.mix == .set ? options.backgroundMass : 0)
         timings.estimate = clock.lap()
 
+        // Every word needs a pronunciation before anything is written: a word the recognizer cannot
+        // pronounce can never be recognised, and a run would only show it as a silent miss.
+        let dictionary = try dictionary()
+        var supplied: [String: [[String]]] = [:]
+        for pronunciation in data.pronunciations {
+            let phones = pronunciation.cmuPhones.filter { !$0.isEmpty }
+            supplied[pronunciation.word, default: []] += phones
+        }
+        let tokens = Set(compounds.phrases.map(Compounds.token))
+        let words = model.vocabulary.filter { !$0.hasPrefix("<") && !tokens.contains($0) } + compounds.phrases.joined()
+        var vocabulary = Vocabulary.build(
+            words: words, pronunciations: supplied, dictionary: dictionary,
+            spellingAlternates: options.spellingAlternates)
+        if let problem = vocabulary.unpronounceableProblems(in: data).first {
+            throw .invalidTrainingData(problem.description)
+        }
+        vocabulary.addCompounds(compounds, dictionary: dictionary)
+        timings.vocabulary = clock.lap()
+
         do {
             try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         } catch {
@@ -278,20 +297,8 @@ public final class LanguageModelCompiler {
         try replace(binary, with: temporaryBinary)
         timings.compileBinary += clock.lap()
 
-        let dictionary = try dictionary()
-        var supplied: [String: [[String]]] = [:]
-        for pronunciation in data.pronunciations {
-            let phones = pronunciation.cmuPhones.filter { !$0.isEmpty }
-            supplied[pronunciation.word, default: []] += phones
-        }
-        let tokens = Set(compounds.phrases.map(Compounds.token))
-        let words = model.vocabulary.filter { !$0.hasPrefix("<") && !tokens.contains($0) } + compounds.phrases.joined()
-        var vocabulary = Vocabulary.build(
-            words: words, pronunciations: supplied, dictionary: dictionary,
-            spellingAlternates: options.spellingAlternates)
-        vocabulary.addCompounds(compounds, dictionary: dictionary)
         try atomicWrite(Data(vocabulary.dictionaryText(base: dictionary).utf8), to: vocabularyURL)
-        timings.vocabulary = clock.lap()
+        timings.vocabulary += clock.lap()
 
         let templates: [TemplateSlots] = data.templateGroups.flatMap { group in
             group.templates.map { template in

@@ -82,6 +82,16 @@ public struct Vocabulary: Codable, Sendable, Hashable {
         return Vocabulary(entries: entries, outOfVocabulary: oov, alternatesForKnownWords: alternates)
     }
 
+    /// One error per word that got no pronunciation at all (not in the base dictionary, none
+    /// supplied, none from spelling rules), located at the first place the data uses it.
+    public func unpronounceableProblems(in data: CustomLanguageModelData) -> [TrainingDataError] {
+        outOfVocabulary.filter { $0.resolution == .unresolved }.map { word in
+            let use = data.firstUse(of: word.word)
+            return TrainingDataError(
+                .unpronounceable(word: word.word, what: use?.what, text: use?.text), at: use?.location)
+        }
+    }
+
     /// Adds a dictionary entry for each compound's token, joined from its words' pronunciations
     /// (base dictionary first, then this vocabulary's own). A compound with a word that has no
     /// pronunciation gets none, and the recognizer cannot propose it.

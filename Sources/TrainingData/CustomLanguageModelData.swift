@@ -118,8 +118,10 @@ public struct CustomLanguageModelData: Sendable, Equatable {
 
     /// The total number of samples: phrase counts plus template counts.
     public var totalSamples: Int {
-        phraseCounts.reduce(0) { $0 &+ $1.count }
-            &+ templateGroups.reduce(0) { total, group in group.templates.reduce(total) { $0 &+ $1.count } }
+        let counts = phraseCounts.map(\.count) + templateGroups.flatMap { $0.templates.map(\.count) }
+        // Saturates instead of wrapping: two huge counts must not add up to a small total that
+        // slips under the budget.
+        return counts.reduce(0) { $0.saturatingAdding(max($1, 0)) }
     }
 
     public static func == (lhs: CustomLanguageModelData, rhs: CustomLanguageModelData) -> Bool {
@@ -154,12 +156,25 @@ extension CustomLanguageModelData {
                         .nonPositiveCount(what: "phrase \"\(phrase.phrase)\"", count: phrase.count), at: phrase.location
                     ))
             }
-            if WordTokenizer.tokenize(phrase.phrase).isEmpty {
+            if let token = WordTokenizer.reservedToken(in: phrase.phrase) {
+                problems.append(
+                    TrainingDataError(
+                        .reservedToken(what: "phrase", text: phrase.phrase, token: token), at: phrase.location))
+            } else if WordTokenizer.tokenize(phrase.phrase).isEmpty {
                 problems.append(
                     TrainingDataError(.emptyPhrase(what: "phrase", text: phrase.phrase), at: phrase.location))
             }
         }
         for group in templateGroups {
+            for (name, values) in group.classes.sorted(by: { $0.key < $1.key }) {
+                for value in values {
+                    guard let token = WordTokenizer.reservedToken(in: value) else { continue }
+                    problems.append(
+                        TrainingDataError(
+                            .reservedToken(what: "value of class <\(name)>", text: value, token: token),
+                            at: group.location))
+                }
+            }
             for template in group.templates {
                 if template.count <= 0 {
                     problems.append(
@@ -196,6 +211,32 @@ extension CustomLanguageModelData {
     }
 }
 
+extension CustomLanguageModelData {
+    /// The first phrase, template, class value or grapheme that uses `word`, in the data's order.
+    public func firstUse(of word: String) -> (what: String, text: String, location: SourceLocation?)? {
+        for phrase in phraseCounts where WordTokenizer.tokenize(phrase.phrase).contains(word) {
+            return ("phrase", phrase.phrase, phrase.location)
+        }
+        for group in templateGroups {
+            for template in group.templates {
+                let literal = template.body.replacing(#/<[^<>]*>/#, with: " ")
+                if WordTokenizer.tokenize(literal).contains(word) {
+                    return ("template", template.body, template.location ?? group.location)
+                }
+            }
+            for (name, values) in group.classes.sorted(by: { $0.key < $1.key }) {
+                for value in values where WordTokenizer.tokenize(value).contains(word) {
+                    return ("value of class <\(name)>", value, group.location)
+                }
+            }
+        }
+        for pronunciation in pronunciations where pronunciation.word == word {
+            return ("grapheme", pronunciation.grapheme, pronunciation.location)
+        }
+        return nil
+    }
+}
+
 extension CustomPronunciation {
     /// The word the language model and dictionary see for this grapheme (lowercased, tokenized).
     public var word: String { WordTokenizer.tokenize(grapheme).joined(separator: " ") }
@@ -205,8 +246,14 @@ extension CustomPronunciation {
 
     func problems() -> [TrainingDataError] {
         var problems: [TrainingDataError] = []
-        if WordTokenizer.tokenize(grapheme).isEmpty {
+        let words = WordTokenizer.tokenize(grapheme)
+        if let token = WordTokenizer.reservedToken(in: grapheme) {
+            problems.append(
+                TrainingDataError(.reservedToken(what: "grapheme", text: grapheme, token: token), at: location))
+        } else if words.isEmpty {
             problems.append(TrainingDataError(.emptyPhrase(what: "grapheme", text: grapheme), at: location))
+        } else if words.count > 1 {
+            problems.append(TrainingDataError(.multiWordGrapheme(grapheme: grapheme, words: words), at: location))
         }
         if phonemes.isEmpty {
             problems.append(TrainingDataError(.emptyPronunciation(grapheme: grapheme), at: location))
@@ -224,5 +271,13 @@ extension CustomPronunciation {
             }
         }
         return problems
+    }
+}
+
+extension Int {
+    /// `self + other`, or the nearest representable value when the sum overflows.
+    func saturatingAdding(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
     }
 }

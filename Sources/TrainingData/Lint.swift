@@ -200,7 +200,7 @@ extension CustomLanguageModelData {
         var sequenceCounts: [[String]: Int] = [:]
         let phraseTokens = phraseCounts.map { WordTokenizer.tokenize($0.phrase) }
         for (phrase, tokens) in zip(phraseCounts, phraseTokens) {
-            sequenceCounts[tokens, default: 0] += phrase.count
+            sequenceCounts[tokens] = sequenceCounts[tokens, default: 0].saturatingAdding(phrase.count)
             vocabulary.formUnion(tokens)
             boosted.formUnion(tokens)
         }

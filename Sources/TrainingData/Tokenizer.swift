@@ -41,6 +41,14 @@ public enum WordTokenizer {
         return words
     }
 
+    /// The first decoder marker in `text`, if any: a sentence or unknown-word tag (`<s>`, `</s>`,
+    /// `<unk>`, `<sil>`), a bracketed filler (`[noise]`, `[laughter]`) or a Sphinx filler
+    /// (`++breath++`). Tokenized, each would pass for an ordinary word.
+    public static func reservedToken(in text: String) -> String? {
+        guard let match = text.firstMatch(of: #/<\/?[^<>\s]*>|\[[^\[\]]*\]|\+\+[^+\s]+\+\+/#) else { return nil }
+        return String(match.output)
+    }
+
     static func isWordCharacter(_ character: Character) -> Bool {
         character.isLetter || character.isNumber
     }

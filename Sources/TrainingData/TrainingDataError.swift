@@ -38,6 +38,13 @@ public struct TrainingDataError: Error, Sendable, Hashable, CustomStringConverti
         case emptyClass(name: String)
         /// A phrase (or template, class value, grapheme) has no words once tokenized.
         case emptyPhrase(what: String, text: String)
+        /// A custom pronunciation's grapheme is more than one word once tokenized.
+        case multiWordGrapheme(grapheme: String, words: [String])
+        /// Text holds a decoder marker (`</s>`, `<unk>`, `[noise]`, `++breath++`) that the tokenizer
+        /// would turn into an ordinary word.
+        case reservedToken(what: String, text: String, token: String)
+        /// A word has no pronunciation from any source, so the recognizer can never produce it.
+        case unpronounceable(word: String, what: String?, text: String?)
         /// A count is zero or negative.
         case nonPositiveCount(what: String, count: Int)
         /// A pronunciation uses X-SAMPA symbols the locale does not support.
@@ -98,6 +105,19 @@ public struct TrainingDataError: Error, Sendable, Hashable, CustomStringConverti
             return "class <\(name)> has no values; give it at least one value or remove it from the templates."
         case .emptyPhrase(let what, let text):
             return "\(what) \"\(text)\" has no words once punctuation is removed; remove it or add words."
+        case .multiWordGrapheme(let grapheme, let words):
+            return "custom pronunciation of \"\(grapheme)\" is for \(words.count) words"
+                + " (\(words.joined(separator: ", "))); a pronunciation is for one word."
+                + " Give each word its own entry, or write the grapheme as one word."
+        case .reservedToken(let what, let text, let token):
+            return "\(what) \"\(text)\" contains \"\(token)\", a recognizer marker, not a word;"
+                + " it would become the word \"\(WordTokenizer.tokenize(token).joined(separator: " "))\"."
+                + " Remove it: sentence boundaries are added for you, and noise is not trained."
+        case .unpronounceable(let word, let what, let text):
+            let place = what.map { w in text.map { " in \(w) \"\($0)\"" } ?? " in \(w)" } ?? ""
+            return "word \"\(word)\"\(place) cannot be pronounced: the base dictionary lacks it, the data gives no"
+                + " pronunciation and the spelling rules produce none, so it can never be recognised."
+                + " Add a `pronunciations` entry for it (X-SAMPA), or write it in Latin letters."
         case .nonPositiveCount(let what, let count):
             return "\(what) has count \(count); counts must be positive whole numbers (1 or more)."
         case .unsupportedPhonemes(let grapheme, let pronunciation, let symbols):

@@ -170,6 +170,45 @@ struct PrepareTests {
         #expect("\(error)".localizedCaseInsensitiveContains(expected), "\(error)")
     }
 
+    @Test("A word nobody can pronounce is refused with its line, and nothing is written")
+    func unpronounceable() throws {
+        let yaml = """
+            locale: en-US
+            identifier: test
+            version: "1"
+            phrases:
+              - {phrase: "call the office", count: 5}
+              - {phrase: "fly to 東京 tomorrow", count: 5}
+
+            """
+        let folder = try TestSupport.temporaryDirectory("unpronounceable")
+        let file = folder.appendingPathComponent("training.yaml")
+        try yaml.write(to: file, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("prepared")
+        let error = try #require(throws: LanguageModelError.self) { try toolchain.prepare(file, output: output) }
+        #expect("\(error)".contains("training.yaml:6"), "\(error)")
+        #expect("\(error)".contains("\"東京\""), "\(error)")
+        #expect("\(error)".contains("cannot be pronounced"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        // A pronunciation for the word makes the same data usable.
+        try (yaml + "pronunciations:\n  - {grapheme: 東京, phonemes: [\"t oU k j oU\"]}\n")
+            .write(to: file, atomically: true, encoding: .utf8)
+        #expect(throws: Never.self) { try toolchain.prepare(file, output: output) }
+        let (status, lint) = try TestSupport.gambit(["lint", file.path])
+        #expect(status == 0, "\(lint)")
+    }
+
+    @Test("Lint fails on a word nobody can pronounce and names its line")
+    func lintUnpronounceable() throws {
+        let folder = try TestSupport.temporaryDirectory("lint-unpronounceable")
+        let file = folder.appendingPathComponent("training.yaml")
+        try "locale: en-US\nidentifier: test\nversion: \"1\"\nphrases:\n  - {phrase: \"fly to 東京\", count: 5}\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let (status, output) = try TestSupport.gambit(["lint", file.path])
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("training.yaml:5") && output.contains("\"東京\""), "\(output)")
+    }
+
     @Test("A locale the acoustic model does not have is refused")
     func localeMismatch() throws {
         let yaml = "locale: en-GB\nidentifier: test\nversion: \"1\"\nphrases:\n  - {phrase: \"play\", count: 5}\n"

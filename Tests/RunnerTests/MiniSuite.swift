@@ -89,17 +89,7 @@ struct MiniSuite {
     }
 
     /// The `gambit` executable built beside this test bundle.
-    static var executable: URL {
-        let me =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var folder = URL(fileURLWithPath: me).deletingLastPathComponent()
-        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("gambit").path),
-            folder.path != "/"
-        {
-            folder = folder.deletingLastPathComponent()
-        }
-        return folder.appendingPathComponent("gambit")
-    }
+    static var executable: URL { TestSupport.gambitExecutable }
 
     func run(
         output: String = "out", workers: Int = 2, shard: Shard? = nil, fresh: Bool = false,

@@ -62,6 +62,74 @@ struct ValidationTests {
         #expect(error.description.contains("has no words"))
     }
 
+    @Test("a grapheme of two words is refused with its line")
+    func multiWordGrapheme() throws {
+        let error = try #require(
+            firstError(
+                Self.header + """
+                    pronunciations:
+                      - {grapheme: winawer, phonemes: ["w I n aU @r"]}
+                      - {grapheme: "winawer variation", phonemes: ["w I n aU @r v E r i eI S @ n"]}
+                    """))
+        #expect(error.location?.line == 6)
+        #expect(error.kind == .multiWordGrapheme(grapheme: "winawer variation", words: ["winawer", "variation"]))
+        #expect(error.description.contains("a pronunciation is for one word"))
+    }
+
+    @Test(
+        "a decoder marker inside a phrase is refused with its line",
+        arguments: [
+            "play the gambit </s>", "<s> play the gambit", "play the <unk> gambit", "[noise] play it",
+            "play ++breath++ it",
+        ])
+    func reservedTokenInPhrase(phrase: String) throws {
+        let error = try #require(
+            firstError(Self.header + "phrases:\n  - {phrase: hello, count: 1}\n  - {phrase: \"\(phrase)\", count: 3}\n")
+        )
+        #expect(error.location?.line == 6)
+        guard case .reservedToken(let what, let text, _) = error.kind else {
+            Issue.record("expected .reservedToken, got \(error)")
+            return
+        }
+        #expect(what == "phrase" && text == phrase)
+        #expect(error.description.contains("a recognizer marker, not a word"))
+    }
+
+    @Test("a decoder marker in a class value or a grapheme is refused")
+    func reservedTokenElsewhere() throws {
+        let inClass = try #require(
+            firstError(
+                Self.header + """
+                    templates:
+                      - classes: {piece: [pawn, "<unk>"]}
+                        items:
+                          - {template: "<piece> to e4", count: 10}
+                    """))
+        #expect(inClass.kind == .reservedToken(what: "value of class <piece>", text: "<unk>", token: "<unk>"))
+        #expect(inClass.location?.line == 5)
+        let inGrapheme = try #require(
+            firstError(Self.header + "pronunciations:\n  - {grapheme: \"[noise]\", phonemes: [\"n OI z\"]}\n"))
+        #expect(inGrapheme.kind == .reservedToken(what: "grapheme", text: "[noise]", token: "[noise]"))
+        // Ordinary punctuation and a lone angle bracket are not markers.
+        #expect(firstError(Self.header + "phrases:\n  - {phrase: \"1 < 2, isn't it?\", count: 3}\n") == nil)
+    }
+
+    @Test("huge counts saturate instead of wrapping, so they cannot slip under the budget")
+    func hugeCounts() throws {
+        let huge = 6_000_000_000_000_000_000
+        let yaml =
+            Self.header
+            + "phrases:\n  - {phrase: play it, count: \(huge)}\n  - {phrase: \"play, it\", count: \(huge)}\n"
+        let data = try CustomLanguageModelData(yaml: yaml, file: "data.yaml")
+        #expect(data.totalSamples == Int.max)
+        let error = try #require(firstError(yaml))
+        #expect(error.kind == .budgetExceeded(total: Int.max, budget: TrainingDataLimits.default.sampleBudget))
+        // The two phrases are one word sequence; its effective count saturates too.
+        let report = data.lint()
+        #expect(report.phrases.map(\.effectiveCount) == [Int.max, Int.max])
+        #expect(report.budget.used == Int.max && report.budget.share > 1)
+    }
+
     @Test("zero and negative counts are rejected", arguments: [0, -4])
     func nonPositiveCount(count: Int) throws {
         let error = try #require(firstError(Self.header + "phrases:\n  - {phrase: hello, count: \(count)}\n"))

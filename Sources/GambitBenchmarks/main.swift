@@ -163,7 +163,7 @@ func prepareCase(_ name: String) throws {
     let t = artifact.manifest.timings
     print(
         String(
-            format: "%.6f %.6f %.6f %.6f %.6f %.6f %d %d", t.count, t.estimate, t.writeARPA, t.compileBinary,
+            format: "%.6f %.6f %.6f %.6f %.6f %.6f %ld %ld", t.count, t.estimate, t.writeARPA, t.compileBinary,
             t.vocabulary, t.total, artifact.manifest.samples, artifact.manifest.sentences))
 }
 
@@ -208,7 +208,7 @@ func baseNGramsCase() throws {
     let again = try BaseModelStore.load(languageModel: file)
     print(
         String(
-            format: "%.6f %.6f %.1f %d %d %d", first.seconds, again.seconds, peakRSSMegabytes(),
+            format: "%.6f %.6f %.1f %ld %ld %ld", first.seconds, again.seconds, peakRSSMegabytes(),
             first.ngrams.counts[0], first.ngrams.counts[1], first.ngrams.counts[2]))
 }
 

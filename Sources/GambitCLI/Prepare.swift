@@ -134,8 +134,8 @@ struct Prepare: ParsableCommand {
             let perWord = scored > 0 ? pow(10, -result.logProb / Double(scored)) : .nan
             print(
                 String(
-                    format: "perplexity on %@: %.2f per word over %d sentences, %d words (%d tokens), "
-                        + "%d out-of-vocabulary", eval, perWord, result.sentences, result.words + joined, result.words,
+                    format: "perplexity on %@: %.2f per word over %ld sentences, %ld words (%ld tokens), "
+                        + "%ld out-of-vocabulary", eval, perWord, result.sentences, result.words + joined, result.words,
                     result.oovs))
         }
     }

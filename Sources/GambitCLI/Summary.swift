@@ -16,7 +16,7 @@ enum Summary {
                     + name.padding(toLength: 28, withPad: " ", startingAt: 0)
                     + " \(pct(m.rates.wordErrorRate))  \(pct(m.boosted?.boostedWordErrorRate))  "
                     + "\(pct(m.boosted?.unboostedWordErrorRate))  \(pct(m.terms?.overall.f1))  "
-                    + String(format: "%4d  %6d", system.utterances.count, system.failures.failed))
+                    + String(format: "%4ld  %6ld", system.utterances.count, system.failures.failed))
         }
         lines.append("")
         for comparison in results.comparisons {

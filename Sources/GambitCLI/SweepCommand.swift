@@ -120,7 +120,7 @@ enum SweepSummary {
             let p = point.parameters
             lines.append(
                 String(
-                    format: "%5.2f  %7.2f  %9.2f  %7@  %7d  %6.2f%%  %6.2f%%  %8@  %7.2f%% / %@  %@", p.weight,
+                    format: "%5.2f  %7.2f  %9.2f  %7@  %7ld  %6.2f%%  %6.2f%%  %8@  %7.2f%% / %@  %@", p.weight,
                     p.countScaling["phrases"] ?? 1, p.countScaling["templates"] ?? 1,
                     p.budget.map(String.init) ?? "—", point.samplesUsed,
                     point.boostedWordErrorRate * 100, point.unboostedWordErrorRate * 100,
@@ -135,7 +135,8 @@ enum SweepSummary {
             for point in scaling {
                 lines.append(
                     String(
-                        format: "%11d  %5d  %7d  %6.2f%%  %6.2f%%  %6.2f%%  %8@", point.distractors, point.boostedTerms,
+                        format: "%11ld  %5ld  %7ld  %6.2f%%  %6.2f%%  %6.2f%%  %8@", point.distractors,
+                        point.boostedTerms,
                         point.samplesUsed, point.boostedWordErrorRate * 100, point.unboostedWordErrorRate * 100,
                         point.wordErrorRate * 100,
                         point.antiContextWordErrorRate.map { String(format: "%.2f%%", $0 * 100) } ?? "—"))
@@ -146,13 +147,13 @@ enum SweepSummary {
             let gaps = confirmed.map { abs($0.decodedWER! - $0.rescoredWER!) * 100 }
             lines.append(
                 String(
-                    format: "rescored vs fully decoded WER on %d confirmed points: mean gap %.2f, max %.2f points",
+                    format: "rescored vs fully decoded WER on %ld confirmed points: mean gap %.2f, max %.2f points",
                     confirmed.count, gaps.reduce(0, +) / Double(gaps.count), gaps.max() ?? 0))
         }
         lines.append(
             String(
                 format:
-                    "cost: one decoding pass %.1f s; %d points prepared in %.1f s and rescored in %.1f s = %.2f× one pass "
+                    "cost: one decoding pass %.1f s; %ld points prepared in %.1f s and rescored in %.1f s = %.2f× one pass "
                     + "(confirmations %.1f s)", cost.decodePassSeconds, cost.points, cost.prepareSeconds,
                 cost.rescoreSeconds, cost.multipleOfDecodePass, cost.confirmSeconds))
         if let r = results.recommendation {

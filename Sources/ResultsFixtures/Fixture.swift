@@ -76,7 +76,7 @@ public enum Fixture {
         corpus: String, lines: [(reference: String, hypothesis: String?)], mode: SystemMode, variant: VariantInfo?
     ) -> [UtteranceRecord] {
         lines.enumerated().map { index, line in
-            let id = "\(corpus)-\(String(format: "%03d", index + 1))"
+            let id = "\(corpus)-\(String(format: "%03ld", index + 1))"
             var record = Aggregation.record(
                 id: id, index: index, audioPath: "audio/\(corpus)/\(id).wav",
                 speaker: index % 2 == 0 ? "spk-a" : "spk-b", reference: line.reference,

@@ -52,7 +52,7 @@ public struct ScoreReport: Sendable, Codable, Hashable {
         let c = t.counts
         line(
             String(
-                format: "| %6d | %7d | %7d | %7d | %7d | %7d | ", t.utterances, c.referenceWords, c.correct,
+                format: "| %6ld | %7ld | %7ld | %7ld | %7ld | %7ld | ", t.utterances, c.referenceWords, c.correct,
                 c.substitutions, c.deletions, c.insertions)
                 + "\(percent(t.wordErrorRate)) | \(percent(t.sentenceErrorRate)) | "
                 + "\(characterErrorRateComputed ? percent(t.characterErrorRate) : "    n/a") |")
@@ -80,7 +80,7 @@ public struct ScoreReport: Sendable, Codable, Hashable {
                 let name = term.term == "*" ? "(all terms)" : term.term
                 line(
                     "| \(name.padding(to: 30)) | "
-                        + String(format: "%4d | %4d | ", term.referenceOccurrences, term.hypothesisOccurrences)
+                        + String(format: "%4ld | %4ld | ", term.referenceOccurrences, term.hypothesisOccurrences)
                         + "\(percent(term.recall)) | \(percent(term.precision)) | \(percent(term.f1)) |")
             }
         }
@@ -100,7 +100,8 @@ public struct ScoreReport: Sendable, Codable, Hashable {
             for speaker in speakers {
                 line(
                     "| \(speaker.speaker.padding(to: 16)) | "
-                        + String(format: "%6d | %7d | ", speaker.rates.utterances, speaker.rates.counts.referenceWords)
+                        + String(
+                            format: "%6ld | %7ld | ", speaker.rates.utterances, speaker.rates.counts.referenceWords)
                         + "\(percent(speaker.rates.wordErrorRate)) |")
             }
         }
@@ -141,12 +142,12 @@ extension SystemComparison {
         out += "Compared on \(commonUtterances) common utterances.\n\n"
         out +=
             String(
-                format: "MAPSSWE: %d segments, mean diff %.3f, Z %.3f, p %.4f — ", matchedPairs.segments,
+                format: "MAPSSWE: %ld segments, mean diff %.3f, Z %.3f, p %.4f — ", matchedPairs.segments,
                 matchedPairs.meanDifference, matchedPairs.z, matchedPairs.pValue)
             + (matchedPairs.significant ? "significant at 0.05\n" : "not significant\n")
         out +=
             String(
-                format: "McNemar (sentence errors): only A right %d, only B right %d, p %.4f — ",
+                format: "McNemar (sentence errors): only A right %ld, only B right %ld, p %.4f — ",
                 mcNemar.onlyACorrect, mcNemar.onlyBCorrect, mcNemar.pValue)
             + (mcNemar.significant ? "significant at 0.05\n" : "not significant\n")
         for interval in [deltaWER] + (deltaBoostedWER.map { [$0] } ?? []) {

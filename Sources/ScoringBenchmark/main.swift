@@ -235,7 +235,7 @@ do {
         let totals = report.totals
         print(
             String(
-                format: "WER %.2f%%  (S %d, D %d, I %d, N %d)  CER %.2f%%", totals.wordErrorRate * 100,
+                format: "WER %.2f%%  (S %ld, D %ld, I %ld, N %ld)  CER %.2f%%", totals.wordErrorRate * 100,
                 totals.counts.substitutions, totals.counts.deletions, totals.counts.insertions,
                 totals.counts.referenceWords, totals.characterErrorRate * 100))
     }

@@ -85,7 +85,7 @@ extension Sweep {
                 prepareSeconds: artifact.manifest.timings.total, decodeSeconds: clock.lap())
             log(
                 String(
-                    format: "scaling: %d distractors (%d terms): B-WER %.1f%%, U-WER %.1f%%, anti-context %@",
+                    format: "scaling: %ld distractors (%ld terms): B-WER %.1f%%, U-WER %.1f%%, anti-context %@",
                     count, point.boostedTerms, point.boostedWordErrorRate * 100, point.unboostedWordErrorRate * 100,
                     point.antiContextWordErrorRate.map { String(format: "%.1f%%", $0 * 100) } ?? "-"))
             points.append(point)

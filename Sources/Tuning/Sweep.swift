@@ -181,7 +181,7 @@ public final class Sweep {
         Self.markPareto(&points)
         log(
             String(
-                format: "rescored %d points in %.1f s (+ %.1f s preparing)", points.count, rescoreSeconds,
+                format: "rescored %ld points in %.1f s (+ %.1f s preparing)", points.count, rescoreSeconds,
                 prepareSeconds))
 
         // Recommend: as good as the shipped setting on B-WER (within the tolerance), no worse on the
@@ -244,7 +244,7 @@ public final class Sweep {
         }
         let share = reference.samplesUsed > 0 ? Double(chosen.samplesUsed) / Double(reference.samplesUsed) : 1
         let reason = String(
-            format: "fewest samples (%d, %.0f%% of the shipped %d) with dev B-WER %.2f%% within %.1f point of the "
+            format: "fewest samples (%ld, %.0f%% of the shipped %ld) with dev B-WER %.2f%% within %.1f point of the "
                 + "shipped setting's %.2f%% and anti-context WER %.2f%% (baseline %.2f%%)",
             chosen.samplesUsed, share * 100, reference.samplesUsed, chosen.boostedWordErrorRate * 100,
             options.tolerance,

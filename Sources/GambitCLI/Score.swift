@@ -25,6 +25,16 @@ struct Score: ParsableCommand {
     @Option(help: "Terms (may have several words) for recall/precision/F1, comma separated.")
     var terms: String?
 
+    @Option(
+        help: """
+            A reference utterance without a hypothesis: empty (score it as all deletions, as sclite \
+            does) or skip (leave it out of the rates). Either way the report warns and counts them.
+            """)
+    var missing: MissingHypothesisPolicy = .scoreAsEmpty
+
+    @Flag(help: "Refuse to score when any reference utterance has no hypothesis.")
+    var strict = false
+
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
@@ -45,11 +55,25 @@ struct Score: ParsableCommand {
         let report = try Scorer.score(
             reference: URL(fileURLWithPath: ref), hypothesis: URL(fileURLWithPath: hyp),
             options: ScoringOptions(
-                mode: alignment, normalizer: normalizer, boostedWords: list(boosted), terms: list(terms)))
+                mode: alignment, normalizer: normalizer, boostedWords: list(boosted), terms: list(terms),
+                missingHypothesis: strict ? .error : missing))
         if json {
             print(String(decoding: try report.jsonData(), as: UTF8.self))
         } else {
             print(report.text)
         }
     }
+}
+
+extension MissingHypothesisPolicy: ExpressibleByArgument {
+    public init?(argument: String) {
+        switch argument {
+        case "empty": self = .scoreAsEmpty
+        case "skip": self = .skip
+        default: return nil
+        }
+    }
+
+    public static var allValueStrings: [String] { ["empty", "skip"] }
+    public var defaultValueDescription: String { self == .skip ? "skip" : "empty" }
 }

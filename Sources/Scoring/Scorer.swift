@@ -215,6 +215,13 @@ struct Evaluation {
                 referenceSample: reference.ids.prefix(3).map { loader.ids.string($0) },
                 hypothesisSample: hypothesis.ids.prefix(3).map { loader.ids.string($0) })
         }
+        if options.missingHypothesis == .error, !onlyInReference.isEmpty {
+            throw ScoringError.missingHypotheses(
+                hypothesis: hypothesis.path, missing: onlyInReference.count, references: reference.count,
+                sample: onlyInReference.prefix(ScoringWarning.sampleLimit).map {
+                    loader.ids.string(reference.ids[Int($0)])
+                })
+        }
         if options.missingHypothesis == .skip {
             corpus.unscored.onlyInReference = onlyInReference.count
         } else {

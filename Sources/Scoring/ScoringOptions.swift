@@ -1,9 +1,14 @@
 /// What to do with a reference utterance that has no hypothesis.
+///
+/// The default, like NIST sclite, scores it against an empty hypothesis: a recognizer that drops
+/// utterances must not look better for it.
 public enum MissingHypothesisPolicy: String, Sendable, Codable, Hashable, CaseIterable {
     /// Leave it out of the rates and count it as unscored (with a warning).
     case skip
-    /// Score it against an empty hypothesis: every reference word is a deletion.
+    /// Score it against an empty hypothesis: every reference word is a deletion (with a warning).
     case scoreAsEmpty
+    /// Refuse to score: a missing hypothesis is an error naming the ids.
+    case error
 }
 
 /// Everything that controls one scoring run.
@@ -18,6 +23,7 @@ public struct ScoringOptions: Sendable, Codable, Hashable {
     public var terms: [String]
     /// Templates for per-class slot errors. `nil`: no slot report.
     public var templates: SlotTemplates?
+    /// What a reference utterance without a hypothesis counts as; all deletions by default.
     public var missingHypothesis: MissingHypothesisPolicy
     /// Format of the reference file; inferred when `nil`.
     public var referenceFormat: TranscriptFormat?
@@ -38,7 +44,7 @@ public struct ScoringOptions: Sendable, Codable, Hashable {
         boostedWords: [String] = [],
         terms: [String] = [],
         templates: SlotTemplates? = nil,
-        missingHypothesis: MissingHypothesisPolicy = .skip,
+        missingHypothesis: MissingHypothesisPolicy = .scoreAsEmpty,
         referenceFormat: TranscriptFormat? = nil,
         hypothesisFormat: TranscriptFormat? = nil,
         includeAlignedText: Bool = false,

@@ -68,9 +68,12 @@ struct InteropTests {
             Utterance(id: "u1", text: "a b"), Utterance(id: "u2", text: "c d"), Utterance(id: "u3", text: "e"),
         ]
         let hypothesis = [Utterance(id: "u1", text: "a b"), Utterance(id: "u9", text: "x")]
+        // By default, as in sclite, a missing hypothesis is scored as empty: all deletions.
         let report = try Scorer.score(reference: reference, hypothesis: hypothesis)
-        #expect(report.unscored == UnscoredUtterances(onlyInReference: 2, onlyInHypothesis: 1))
-        #expect(report.totals.utterances == 1)
+        #expect(report.unscored == UnscoredUtterances(onlyInReference: 0, onlyInHypothesis: 1, scoredAsEmpty: 2))
+        #expect(report.totals.utterances == 3)
+        #expect(report.totals.counts.deletions == 3)
+        #expect(report.totals.wordErrorRate == 3.0 / 5.0)
         let onlyRef = try #require(report.warnings.first { $0.kind == .onlyInReference })
         #expect(onlyRef.ids == ["u2", "u3"])
         #expect(onlyRef.description.contains("u2, u3"))
@@ -78,10 +81,16 @@ struct InteropTests {
         #expect(onlyHyp.ids == ["u9"])
 
         var options = ScoringOptions()
-        options.missingHypothesis = .scoreAsEmpty
-        let strict = try Scorer.score(reference: reference, hypothesis: hypothesis, options: options)
-        #expect(strict.unscored == UnscoredUtterances(onlyInReference: 0, onlyInHypothesis: 1, scoredAsEmpty: 2))
-        #expect(strict.totals.counts.deletions == 3)
+        options.missingHypothesis = .skip
+        let skipped = try Scorer.score(reference: reference, hypothesis: hypothesis, options: options)
+        #expect(skipped.unscored == UnscoredUtterances(onlyInReference: 2, onlyInHypothesis: 1))
+        #expect(skipped.totals.utterances == 1)
+
+        options.missingHypothesis = .error
+        let error = scoringError {
+            _ = try Scorer.score(reference: reference, hypothesis: hypothesis, options: options)
+        }
+        #expect(error == .missingHypotheses(hypothesis: "hypothesis", missing: 2, references: 3, sample: ["u2", "u3"]))
     }
 
     @Test func noCommonIDs() {
@@ -145,6 +154,33 @@ struct InteropTests {
                 Utterance(id: "f2", text: "hello", speaker: "bob"),
             ])
         #expect(scoringError { _ = try TranscriptIO.parse("f1 1 x y\n", format: .ctm) } != nil)
+    }
+
+    @Test(
+        "a ctm line with a negative duration, a time that is not finite or a confidence outside 0…1 is refused",
+        arguments: [
+            ("f1 1 0.50 -0.20 cat", "duration '-0.20'"), ("f1 1 nan 0.20 cat", "start time 'nan'"),
+            ("f1 1 0.50 inf cat", "duration 'inf'"), ("f1 1 -1 0.20 cat", "start time '-1'"),
+            ("f1 1 0.50 0.20 cat 7.5", "confidence '7.5'"), ("f1 1 0.50 0.20 cat high", "confidence 'high'"),
+        ])
+    func badCTMLines(line: String, expected: String) {
+        let error = scoringError { _ = try TranscriptIO.parse("f1 1 0.10 0.20 the\n" + line + "\n", format: .ctm) }
+        guard case .malformedLine(_, let number, let reason) = error else {
+            Issue.record("expected malformedLine, got \(String(describing: error))")
+            return
+        }
+        #expect(number == 2)
+        #expect(reason.contains(expected), "\(reason)")
+    }
+
+    @Test("an stm segment that ends before it begins is refused")
+    func badSTMTimes() {
+        let error = scoringError { _ = try TranscriptIO.parse("f1 1 alice 2.0 1.0 the cat\n", format: .stm) }
+        guard case .malformedLine(_, 1, let reason) = error else {
+            Issue.record("expected malformedLine, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("0 ≤ begin ≤ end"))
     }
 
     @Test func trnRoundTripAndFormatInference() throws {

@@ -193,7 +193,23 @@ enum RecordScanner {
                     reason: "a ctm line needs 'file channel start duration word "
                         + "[confidence]' with numeric start and duration.")
             }
-            let confidence = parts.count >= 6 ? Double(parts[5]) : nil
+            guard begin.isFinite, begin >= 0 else {
+                throw ScoringError.malformedLine(
+                    path: path, line: line, reason: "start time '\(parts[2])' must be a finite number of seconds ≥ 0.")
+            }
+            guard duration.isFinite, duration >= 0 else {
+                throw ScoringError.malformedLine(
+                    path: path, line: line, reason: "duration '\(parts[3])' must be a finite number of seconds ≥ 0.")
+            }
+            var confidence: Double?
+            if parts.count >= 6 {
+                guard let value = Double(parts[5]), value.isFinite, (0...1).contains(value) else {
+                    throw ScoringError.malformedLine(
+                        path: path, line: line,
+                        reason: "confidence '\(parts[5])' must be a number from 0 to 1 (or leave the field out).")
+                }
+                confidence = value
+            }
             words.append(
                 TimedWord(
                     file: parts[0], channel: parts[1], start: begin, duration: duration, word: parts[4],
@@ -215,6 +231,11 @@ enum RecordScanner {
                     path: path, line: line,
                     reason: "an stm line needs 'file channel speaker begin end "
                         + "[<labels>] text' with numeric begin and end times.")
+            }
+            guard begin.isFinite, finish.isFinite, begin >= 0, finish >= begin else {
+                throw ScoringError.malformedLine(
+                    path: path, line: line,
+                    reason: "begin '\(parts[3])' and end '\(parts[4])' must be finite times with 0 ≤ begin ≤ end.")
             }
             var words = Array(parts[5...])
             if let label = words.first, label.hasPrefix("<"), label.hasSuffix(">") { words.removeFirst() }

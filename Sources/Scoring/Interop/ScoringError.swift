@@ -19,6 +19,8 @@ public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
         reference: String, hypothesis: String, referenceSample: [String], hypothesisSample: [String])
     /// Two systems compared for significance must be scored on the same utterances.
     case mismatchedSystems(reason: String)
+    /// Reference utterances have no hypothesis and the policy is ``MissingHypothesisPolicy/error``.
+    case missingHypotheses(hypothesis: String, missing: Int, references: Int, sample: [String])
 
     public var description: String {
         switch self {
@@ -42,6 +44,10 @@ public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path):\(line): \(reason)"
         case .noUtterances(let path):
             return "\(path): no utterances found. Check that this is the right file and format."
+        case .missingHypotheses(let hypothesis, let missing, let references, let sample):
+            return "\(hypothesis): \(missing) of \(references) reference utterances have no hypothesis ("
+                + sample.joined(separator: ", ") + (missing > sample.count ? ", …" : "")
+                + "). Decode them again, or score without --strict to count them as all deletions."
         case .noCommonUtterances(let reference, let hypothesis, let referenceSample, let hypothesisSample):
             return "\(reference) and \(hypothesis) share no utterance ids (reference has e.g. "
                 + "\(referenceSample.joined(separator: ", ")); hypothesis has e.g. "

@@ -119,6 +119,8 @@ public enum Gate {
     {
         let problems = thresholds.problems
         if !problems.isEmpty { return GateOutcome(status: .badInput, findings: [], notes: problems) }
+        let mismatches = comparability(current: current, baseline: baseline)
+        if !mismatches.isEmpty { return GateOutcome(status: .badInput, findings: [], notes: mismatches) }
         var findings: [GateFinding] = []
         var notes: [String] = []
         for system in current.systems {
@@ -142,6 +144,46 @@ public enum Gate {
         findings.sort { $0.failed && !$1.failed }
         return GateOutcome(
             status: findings.contains(where: \.failed) ? .regression : .pass, findings: findings, notes: notes)
+    }
+
+    /// Why two runs cannot be compared: different suites, or a system whose utterances (matched by
+    /// id) or reference texts differ between them. Empty when they can.
+    ///
+    /// A WER difference between different utterances would be read as a regression or a gain that
+    /// is neither.
+    public static func comparability(current: RunResults, baseline: RunResults) -> [String] {
+        let now = current.run.suite.name
+        let old = baseline.run.suite.name
+        guard now == old else {
+            return [
+                "this run is of suite \"\(now)\" and the baseline of suite \"\(old)\"; a gate compares two runs of one"
+                    + " suite. Gate against a baseline from suite \"\(now)\", or make one with `gambit baseline update`"
+            ]
+        }
+        var problems: [String] = []
+        let limit = 3
+        for system in current.systems {
+            guard let previous = baseline.systems.first(where: { $0.key == system.key }) else { continue }
+            var before: [String: String] = [:]
+            for record in previous.utterances { before[record.id] = record.reference }
+            var after: [String: String] = [:]
+            for record in system.utterances { after[record.id] = record.reference }
+            let onlyNow = after.keys.filter { before[$0] == nil }.sorted()
+            let onlyBefore = before.keys.filter { after[$0] == nil }.sorted()
+            let changed = after.keys.filter { before[$0] != nil && before[$0] != after[$0] }.sorted()
+            guard !onlyNow.isEmpty || !onlyBefore.isEmpty || !changed.isEmpty else { continue }
+            func list(_ ids: [String]) -> String {
+                ids.prefix(limit).joined(separator: ", ") + (ids.count > limit ? ", … (\(ids.count))" : "")
+            }
+            var parts: [String] = []
+            if !onlyNow.isEmpty { parts.append("only in this run: \(list(onlyNow))") }
+            if !onlyBefore.isEmpty { parts.append("only in the baseline: \(list(onlyBefore))") }
+            if !changed.isEmpty { parts.append("reference text changed: \(list(changed))") }
+            problems.append(
+                "\(system.key): the runs decoded different utterances (\(parts.joined(separator: "; "))); "
+                    + "the corpus changed since the baseline, so update the baseline deliberately")
+        }
+        return problems
     }
 
     /// Loads both result files and evaluates them; unreadable files give a bad-input outcome instead of an error.

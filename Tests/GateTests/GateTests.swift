@@ -52,6 +52,38 @@ struct GateTests {
         #expect(outcome.findings.first?.failed == true)
     }
 
+    @Test("a run of another suite is bad input, not a regression")
+    func otherSuite() {
+        var other = Fixture.results(worse: true)
+        other.run.suite.name = "other"
+        let outcome = Gate.evaluate(current: other, baseline: Fixture.results())
+        #expect(outcome.status == .badInput)
+        #expect(outcome.exitCode == 2)
+        #expect(outcome.findings.isEmpty)
+        #expect(
+            outcome.summary.contains(
+                "suite \"other\" and the baseline of suite \"\(Fixture.results().run.suite.name)\""))
+    }
+
+    @Test("a corpus with other utterances or other references under the same name is bad input")
+    func otherUtterances() throws {
+        var renamed = Fixture.results(worse: true)
+        let index = try #require(renamed.systems.firstIndex { $0.corpus == "chess" && $0.variant == "chess-full" })
+        let first = renamed.systems[index].utterances[0].id
+        renamed.systems[index].utterances[0].id = "elsewhere-001"
+        let outcome = Gate.evaluate(current: renamed, baseline: Fixture.results())
+        #expect(outcome.status == .badInput)
+        #expect(outcome.summary.contains("only in this run: elsewhere-001"), "\(outcome.summary)")
+        #expect(outcome.summary.contains("only in the baseline: \(first)"), "\(outcome.summary)")
+
+        var edited = Fixture.results()
+        edited.systems[index].utterances[1].reference += " please"
+        let id = edited.systems[index].utterances[1].id
+        let changed = Gate.evaluate(current: edited, baseline: Fixture.results())
+        #expect(changed.status == .badInput)
+        #expect(changed.summary.contains("reference text changed: \(id)"), "\(changed.summary)")
+    }
+
     @Test("noise below the thresholds passes")
     func noiseBelowThreshold() throws {
         var noisy = Fixture.results()

@@ -41,7 +41,7 @@ let package = Package(
 
         // The pipeline.
         .target(name: "Audio", dependencies: ["CSndFile", "CSampleRate"]),
-        .target(name: "Corpus", dependencies: ["Audio"]),
+        .target(name: "Corpus", dependencies: ["Audio", "TrainingData"]),
         .target(name: "TrainingData", dependencies: [.product(name: "Yams", package: "Yams")]),
         // Optimised in debug builds too: the merge walks 3.8 million n-grams, which takes a minute
         // unoptimised, and the tests build in debug.
@@ -108,7 +108,8 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(
-            name: "RunnerTests", dependencies: ["Runner", "Results", "ResultsFixtures", "Tuning", "GambitTestSupport"]),
+            name: "RunnerTests",
+            dependencies: ["Runner", "Results", "ResultsFixtures", "Reporting", "Tuning", "GambitTestSupport"]),
         .testTarget(
             name: "GateTests",
             dependencies: ["Gate", "Results", "ResultsFixtures", "Reporting", "Scoring", "CXMLSchema"]),

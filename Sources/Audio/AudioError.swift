@@ -5,6 +5,8 @@
 public enum AudioError: Error, Equatable, Sendable, CustomStringConvertible {
     /// There is no file at the path.
     case missing(path: String)
+    /// The path is a folder.
+    case isFolder(path: String)
     /// The file exists but holds no audio frames (zero bytes, or a header with no data).
     case empty(path: String)
     /// The header promises more audio than the file holds.
@@ -21,7 +23,7 @@ public enum AudioError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file the error is about.
     public var path: String {
         switch self {
-        case .missing(let path), .empty(let path): path
+        case .missing(let path), .isFolder(let path), .empty(let path): path
         case .truncated(let path, _), .notAudio(let path, _), .unsupportedEncoding(let path, _),
             .invalidRawFormat(let path, _), .readFailed(let path, _):
             path
@@ -32,6 +34,8 @@ public enum AudioError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .missing(let path):
             "\(path): no such audio file"
+        case .isFolder(let path):
+            "\(path): a folder, not an audio file; name the files in it (e.g. \(path)/*.wav) or list them in a manifest"
         case .empty(let path):
             "\(path): the file holds no audio (zero frames)"
         case .truncated(let path, let detail):

@@ -49,9 +49,10 @@ public struct AudioLoader: Sendable {
     public func load(_ url: URL, raw: RawAudioFormat? = nil) throws(AudioError) -> AudioClip {
         let path = url.path
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw .missing(path: path)
         }
+        guard !isDirectory.boolValue else { throw .isFolder(path: path) }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         if size == 0 { throw .empty(path: path) }
 

@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import TrainingData
 
 /// Why a corpus could not be read, planned or synthesized.
 ///
@@ -73,12 +74,17 @@ public enum CorpusError: Error, Equatable, Sendable, CustomStringConvertible {
 extension CorpusError {
     /// A corpus file's text: ``unreadable(path:detail:)`` when it is missing or not UTF-8.
     static func readText(_ url: URL) throws(CorpusError) -> String {
+        let data: Data
         do {
-            return try String(contentsOf: url, encoding: .utf8)
+            data = try Data(contentsOf: url)
         } catch {
             throw .unreadable(
                 path: url.path,
-                detail: FileManager.default.fileExists(atPath: url.path) ? "not UTF-8 text" : "no such file")
+                detail: FileManager.default.fileExists(atPath: url.path) ? "cannot read it (\(error))" : "no such file")
+        }
+        switch UTF8Text.decode(data) {
+        case .success(let text): return text
+        case .failure(let invalid): throw .unreadable(path: url.path, detail: invalid.explanation)
         }
     }
 }

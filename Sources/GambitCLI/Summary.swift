@@ -31,7 +31,8 @@ enum Summary {
         }
         lines.append("")
         for check in results.checks {
-            lines.append("\(check.passed ? "PASS" : "FAIL")  \(check.name): \(check.message)")
+            lines.append(
+                "\(check.isSkipped ? "SKIP" : check.passed ? "PASS" : "FAIL")  \(check.name): \(check.message)")
         }
         return lines.joined(separator: "\n")
     }

@@ -134,18 +134,20 @@ public struct JUnitReport: Sendable {
             checks.append(
                 JUnitDocument.TestCase(
                     name: check.name, classname: "gambit.\(suite).\(check.kind.rawValue)",
-                    outcome: check.passed
-                        ? .passed
-                        : .failure(
-                            message: check.message + numbers,
-                            detail: [
-                                "check: \(check.name)", "kind: \(check.kind.rawValue)",
-                                check.corpus.map { "corpus: \($0)" }, check.variant.map { "variant: \($0)" },
-                                "measured: \(Format.measure(check.measured, unit: check.unit))",
-                                "threshold: \(Format.measure(check.threshold, unit: check.unit))",
-                                check.message,
-                            ].compactMap { $0 }.joined(separator: "\n")),
-                    systemOut: check.passed ? check.message + numbers : nil))
+                    outcome: check.isSkipped
+                        ? .skipped(message: check.message)
+                        : check.passed
+                            ? .passed
+                            : .failure(
+                                message: check.message + numbers,
+                                detail: [
+                                    "check: \(check.name)", "kind: \(check.kind.rawValue)",
+                                    check.corpus.map { "corpus: \($0)" }, check.variant.map { "variant: \($0)" },
+                                    "measured: \(Format.measure(check.measured, unit: check.unit))",
+                                    "threshold: \(Format.measure(check.threshold, unit: check.unit))",
+                                    check.message,
+                                ].compactMap { $0 }.joined(separator: "\n")),
+                    systemOut: check.passed && !check.isSkipped ? check.message + numbers : nil))
         }
         var decoding: [JUnitDocument.TestCase] = []
         for system in results.systems {

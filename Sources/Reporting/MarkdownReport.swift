@@ -12,13 +12,16 @@ public struct MarkdownReport: Sendable {
     public func render() -> String {
         var out = ""
         func line(_ text: String = "") { out += text + "\n" }
-        let passed = results.checks.filter(\.passed).count
-        let allPassed = passed == results.checks.count
+        let applicable = results.checks.filter { !$0.isSkipped }
+        let allPassed = applicable.allSatisfy(\.passed)
         line("## \(allPassed ? "✅" : "❌") Gambit — \(results.run.suite.name)")
         line()
         let denial = results.networkDenial
         line(
-            "\(passed) of \(results.checks.count) checks passed · \(results.run.engine.name) "
+            "\(applicable.filter(\.passed).count) of \(applicable.count) checks passed"
+                + (applicable.count < results.checks.count
+                    ? ", \(results.checks.count - applicable.count) skipped" : "")
+                + " · \(results.run.engine.name) "
                 + "\(results.run.engine.version) · on-device: \(denial.verified ? "verified" : "not verified") "
                 + "(\(denial.method)) · \(results.run.createdAt)")
         for corpus in results.corpora {
@@ -69,7 +72,7 @@ public struct MarkdownReport: Sendable {
             line("|---|---|---:|---:|---|")
             for check in results.checks {
                 line(
-                    "| \(check.passed ? "✅" : "❌") | \(cell(check.name)) | "
+                    "| \(check.isSkipped ? "⏭️" : check.passed ? "✅" : "❌") | \(cell(check.name)) | "
                         + "\(Format.measure(check.measured, unit: check.unit)) | "
                         + "\(Format.measure(check.threshold, unit: check.unit)) | \(cell(check.message)) |")
             }

@@ -116,6 +116,22 @@ public struct Check: Codable, Sendable, Equatable {
     public var variant: String?
     /// What was checked and what was found, with the numbers.
     public var message: String
+    /// True when the check does not apply to this run (e.g. the canary of a variant that no mode
+    /// decoded with); absent otherwise. A skipped check does not fail the run and is not counted as
+    /// passed.
+    public var skipped: Bool?
+
+    /// The check does not apply to this run; see ``skipped``.
+    public var isSkipped: Bool { skipped == true }
+
+    /// A check that does not apply to this run, with the reason in `message`.
+    public static func skipped(
+        name: String, kind: CheckKind, corpus: String? = nil, variant: String? = nil, message: String
+    ) -> Check {
+        var check = Check(name: name, kind: kind, passed: true, corpus: corpus, variant: variant, message: message)
+        check.skipped = true
+        return check
+    }
 
     public init(
         name: String, kind: CheckKind, passed: Bool, measured: Double? = nil, threshold: Double? = nil,

@@ -106,7 +106,11 @@ extension RunResults {
         merged.checks = []
         for check in ordered.flatMap(\.checks) {
             if let index = merged.checks.firstIndex(where: { $0.name == check.name }) {
-                if merged.checks[index].passed && !check.passed { merged.checks[index] = check }
+                if (merged.checks[index].passed && !check.passed)
+                    || (merged.checks[index].isSkipped && !check.isSkipped)
+                {
+                    merged.checks[index] = check
+                }
             } else {
                 merged.checks.append(check)
             }

@@ -112,11 +112,16 @@ enum Checks {
     static func canary(
         _ variant: VariantInfo, artifact: PreparedArtifact, responses: [String: WorkResponse], items: [WorkRequest]
     ) -> Check {
-        let reported = Set(
-            items.filter {
-                $0.configuration?.fingerprint == artifact.manifest.fingerprint && $0.configuration?.grammar == nil
-            }
-            .compactMap { responses[$0.key]?.appliedFingerprint })
+        let decodedWith = items.filter {
+            $0.configuration?.fingerprint == artifact.manifest.fingerprint && $0.configuration?.grammar == nil
+        }
+        guard !decodedWith.isEmpty else {
+            return .skipped(
+                name: "canary: \(variant.name)", kind: .canary, variant: variant.name,
+                message: "skipped: no utterance was decoded with this variant (the suite's modes decode no "
+                    + "customized system), so there is no decoder report to check")
+        }
+        let reported = Set(decodedWith.compactMap { responses[$0.key]?.appliedFingerprint })
         let fingerprintOK = reported == [artifact.manifest.fingerprint]
         var better = 0
         var phrases = 0

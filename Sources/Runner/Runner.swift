@@ -1,6 +1,7 @@
 import Corpus
 import Crypto
 import Foundation
+import Glibc
 import LanguageModel
 import Recognition
 import Results
@@ -25,6 +26,9 @@ public struct RunOptions: Sendable {
     public var progress: (@Sendable (Int, Int) -> Void)?
     /// Test hook: utterance ids whose first decoding attempt crashes the worker.
     public var crashOnceForTesting: Set<String>
+    /// Test hook: the journal append after this many lines writes half its line and then fails as a
+    /// full disk would (ENOSPC).
+    public var failJournalAfterLinesForTesting: Int?
 
     public init(
         output: URL, workers: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard? = nil,
@@ -88,7 +92,13 @@ public final class Runner {
     /// Runs the suite and writes `results.json` under the output folder.
     public func run() throws -> RunResults {
         let dataFolder = options.output.appendingPathComponent(Self.dataFolder)
-        try FileManager.default.createDirectory(at: dataFolder, withIntermediateDirectories: true)
+        try OutputFolder.prepare(options.output)
+        try OutputFolder.prepare(dataFolder)
+        // One run per output folder: two would interleave their journals and overwrite each other's
+        // reports.
+        let lock = try OutputFolder.Lock(
+            file: dataFolder.appendingPathComponent(OutputFolder.lockName), folder: options.output)
+        defer { lock.release() }
         var corpusEntries: [String: [CorpusEntry]] = [:]
         for corpus in suite.corpora { corpusEntries[corpus.name] = try entries(of: corpus) }
 
@@ -195,6 +205,7 @@ public final class Runner {
         if options.fresh { try? FileManager.default.removeItem(at: journalURL) }
         var done = Journal.read(journalURL)
         let journal = try Journal(appendingTo: journalURL)
+        journal.failAfterLinesForTesting = options.failJournalAfterLinesForTesting
         var pending: [WorkRequest] = []
         var queued = Set<String>()
         for item in items where done[item.request.key] == nil && queued.insert(item.request.key).inserted {
@@ -215,7 +226,7 @@ public final class Runner {
             let pool = WorkerPool(
                 executable: options.workerExecutable, count: options.workers, denyNetwork: denyNetwork)
             try pool.run(requests) { [progress = options.progress] response in
-                journal.append(response)
+                try journal.append(response)
                 let count = collected.add(response)
                 if count == stopAfterJournalLines { raise(SIGSTOP) }
                 progress?(count, total)
@@ -385,14 +396,23 @@ final class Collector: @unchecked Sendable {
 
 /// Append-only record of finished utterances: one JSON line each, flushed as it is written, so a
 /// crash or `kill -9` loses at most the line being written (which is then ignored).
+///
+/// A line is written whole or not at all: when an append fails (a full disk), the bytes it managed
+/// to write are cut off again and the run stops with ``JournalError``, so that the next run, with
+/// space freed, resumes from whole lines.
 final class Journal: @unchecked Sendable {
     // @unchecked: append is only called from WorkerPool's serialised completion callback.
     private let handle: FileHandle
+    private let path: String
+    private var lines = 0
+    /// Test hook: the append after this many lines fails half-way with ENOSPC.
+    var failAfterLinesForTesting: Int?
 
     init(appendingTo url: URL) throws {
         if !FileManager.default.fileExists(atPath: url.path) {
             FileManager.default.createFile(atPath: url.path, contents: nil)
         }
+        path = url.path
         handle = try FileHandle(forWritingTo: url)
         let end = try handle.seekToEnd()
         // A run killed mid-write leaves a torn last line: end it so the next line starts clean.
@@ -403,13 +423,42 @@ final class Journal: @unchecked Sendable {
         }
     }
 
-    func append(_ response: WorkResponse) {
+    func append(_ response: WorkResponse) throws(JournalError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        guard var data = try? encoder.encode(response) else { return }
+        var data: Data
+        do {
+            data = try encoder.encode(response)
+        } catch {
+            throw JournalError(path: path, reason: "cannot encode a result: \(error)", kept: lines)
+        }
         data.append(UInt8(ascii: "\n"))
-        try? handle.write(contentsOf: data)
-        try? handle.synchronize()
+        let fd = handle.fileDescriptor
+        let start = lseek(fd, 0, SEEK_END)
+        var failure: Int32 = 0
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            let injected = failAfterLinesForTesting == lines
+            let limit = injected ? raw.count / 2 : raw.count
+            while offset < limit {
+                let written = Glibc.write(fd, raw.baseAddress! + offset, limit - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+            if injected { failure = ENOSPC }
+        }
+        if failure == 0, fsync(fd) != 0 { failure = errno }
+        guard failure != 0 else {
+            lines += 1
+            return
+        }
+        // Cut the partial line off, so that the journal holds whole lines only.
+        if start >= 0 { _ = ftruncate(fd, start) }
+        throw JournalError(path: path, reason: String(cString: strerror(failure)), kept: lines)
     }
 
     func close() { try? handle.close() }
@@ -424,5 +473,20 @@ final class Journal: @unchecked Sendable {
             if response.failure == nil || !response.crashed { done[response.key] = response }
         }
         return done
+    }
+}
+
+/// A result could not be written to the run's journal, so the run stopped rather than lose it.
+public struct JournalError: Error, CustomStringConvertible, Equatable {
+    /// The journal file.
+    public var path: String
+    /// Why the write failed, e.g. "No space left on device".
+    public var reason: String
+    /// Results this run appended before the failure; they are kept, whole.
+    public var kept: Int
+
+    public var description: String {
+        "\(path): cannot append to the run's journal (\(reason)); the run stopped. The \(kept) result(s) it "
+            + "journaled are kept; free space and run the same command again to resume where it stopped."
     }
 }

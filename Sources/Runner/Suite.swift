@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LanguageModel
 import Results
+import TrainingData
 import Yams
 
 /// An experiment: which corpora to decode, which training-data variants to compare against the
@@ -87,7 +88,12 @@ public struct Suite: Sendable, Equatable {
         guard let data = try? Data(contentsOf: url) else {
             throw RunnerError.invalidSuite(path: url.path, line: nil, message: "cannot read the suite file")
         }
-        let text = String(decoding: data, as: UTF8.self)
+        let text: String
+        switch UTF8Text.decode(data) {
+        case .success(let decoded): text = decoded
+        case .failure(let invalid):
+            throw RunnerError.invalidSuite(path: url.path, line: invalid.line, message: invalid.explanation)
+        }
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)

@@ -31,7 +31,10 @@ public final class WorkerPool: @unchecked Sendable {
     }
 
     /// Decodes every request, calling `completed` (serialised) as each finishes, in completion order.
-    public func run(_ requests: [WorkRequest], completed: @escaping @Sendable (WorkResponse) -> Void) throws {
+    ///
+    /// When `completed` throws (its result could not be kept), no new request starts, answers still
+    /// in flight are dropped (a resumed run decodes them again) and `run` throws that error.
+    public func run(_ requests: [WorkRequest], completed: @escaping @Sendable (WorkResponse) throws -> Void) throws {
         guard !requests.isEmpty else { return }
         let launcher = try launchCommand()
         lock.withLock {
@@ -83,7 +86,17 @@ public final class WorkerPool: @unchecked Sendable {
                     final.crashed = crashed
                     final.networkIsolation = isolation
                     final.networkDenied = worker?.hello.networkDenied ?? false
-                    lock.withLock { completed(final) }
+                    let stop: Bool = lock.withLock {
+                        guard startupError == nil else { return true }
+                        do {
+                            try completed(final)
+                            return false
+                        } catch {
+                            startupError = error
+                            return true
+                        }
+                    }
+                    if stop { break }
                 }
                 worker?.finish()
             }

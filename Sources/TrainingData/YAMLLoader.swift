@@ -7,8 +7,14 @@ extension CustomLanguageModelData {
     /// See ``init(yaml:file:)`` for the schema.
     /// - Throws: ``TrainingDataError`` with the file and line of the problem, or a file system error.
     public init(yamlFile url: URL) throws {
-        let text = try String(contentsOf: url, encoding: .utf8)
-        try self.init(yaml: text, file: url.path)
+        let data = try Data(contentsOf: url)
+        switch UTF8Text.decode(data) {
+        case .success(let text):
+            try self.init(yaml: text, file: url.path)
+        case .failure(let invalid):
+            throw TrainingDataError(
+                .malformedYAML(problem: invalid.explanation), at: SourceLocation(file: url.path, line: invalid.line))
+        }
     }
 
     /// Reads training data from YAML text.

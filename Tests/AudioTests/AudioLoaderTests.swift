@@ -123,6 +123,12 @@ struct AudioLoaderTests {
         }
     }
 
+    @Test("A folder is named as a folder")
+    func folder() throws {
+        let folder = try TestSupport.temporaryDirectory("folder")
+        #expect(throws: AudioError.isFolder(path: folder.path)) { try loader.load(folder) }
+    }
+
     @Test("A zero-byte file and a header without frames are empty")
     func empty() throws {
         let folder = try TestSupport.temporaryDirectory("empty")

@@ -1,5 +1,6 @@
 import Foundation
 import GambitTestSupport
+import Runner
 import Testing
 
 /// Inputs that used to turn into a plausible number or a raw system error, tried through the CLI
@@ -23,5 +24,114 @@ struct BadInputTests {
         #expect(output.contains("budget: 1000000000000 of 1000000 samples"), "\(output)")
         #expect(output.contains("1000000000000  "), "\(output)")
         #expect(!output.contains("-727379968"), "\(output)")
+    }
+
+    @Test("Score counts a missing hypothesis as all deletions, and --strict refuses it")
+    func scoreMissingHypotheses() throws {
+        let reference = try file(
+            "ref.trn", "play the albin counter gambit (u1)\ncall maeve (u2)\ntake two tablets (u3)\n")
+        let hypothesis = try file("hyp.trn", "play the albin counter gambit (u1)\n")
+        let (status, output) = try TestSupport.gambit(["score", "--ref", reference.path, "--hyp", hypothesis.path])
+        #expect(status == 0, "\(output)")
+        // 5 words deleted of 10: the two missing utterances count, as in sclite.
+        #expect(output.contains("50.00"), "\(output)")
+        #expect(!output.contains("WER 0.00"), "\(output)")
+        #expect(output.contains("u2, u3"), "\(output)")
+
+        let skipped = try TestSupport.gambit(
+            ["score", "--ref", reference.path, "--hyp", hypothesis.path, "--missing", "skip", "--json"])
+        #expect(skipped.status == 0, "\(skipped.output)")
+        #expect(skipped.output.contains("\"onlyInReference\" : 2"), "\(skipped.output)")
+
+        let strict = try TestSupport.gambit(["score", "--ref", reference.path, "--hyp", hypothesis.path, "--strict"])
+        #expect(strict.status != 0, "\(strict.output)")
+        #expect(strict.output.contains("2 of 3 reference utterances have no hypothesis (u2, u3)"), "\(strict.output)")
+    }
+
+    @Test("An output path that is a file, or a folder that cannot be written, is named with what is wrong")
+    func unusableOutput() throws {
+        let folder = try TestSupport.temporaryDirectory("output")
+        let file = folder.appendingPathComponent("Reports")
+        try Data("x".utf8).write(to: file)
+        #expect(throws: OutputFolderError(path: file.path, problem: .isFile(file.path))) {
+            try OutputFolder.prepare(file)
+        }
+        let below = file.appendingPathComponent("run1")
+        let error = try #require(throws: OutputFolderError.self) { try OutputFolder.prepare(below) }
+        #expect(error.description.contains("\(file.path) is a file, not a folder"), "\(error)")
+
+        let locked = folder.appendingPathComponent("readonly")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path) }
+        // root may write anywhere; the check is then rightly silent.
+        if getuid() != 0 {
+            let readOnly = try #require(throws: OutputFolderError.self) {
+                try OutputFolder.prepare(locked.appendingPathComponent("out"))
+            }
+            #expect(readOnly.description.contains("\(locked.path) is not writable (Permission denied)"))
+        }
+        // Through the CLI, the message is the same sentence, not a Cocoa error code.
+        let suite = folder.appendingPathComponent("suite.yaml")
+        try """
+        name: s
+        corpora:
+          - {name: general, manifest: general.jsonl, role: anti-context}
+        variants: []
+        modes: [baseline]
+
+        """.write(to: suite, atomically: true, encoding: .utf8)
+        try #"{"id":"cards-001","audio":"\#(TestSupport.cards[0].path)","text":"ten of clubs"}"#
+            .appending("\n").write(
+                to: folder.appendingPathComponent("general.jsonl"), atomically: true, encoding: .utf8)
+        let (status, output) = try TestSupport.gambit(["run", suite.path, "--output", file.path])
+        #expect(status != 0)
+        #expect(output.contains("the output path is a file, not a folder"), "\(output)")
+        #expect(!output.contains("NSCocoaErrorDomain"), "\(output)")
+    }
+
+    @Test("Training data, a suite and a manifest that are not UTF-8 name the file, the byte offset and the line")
+    func notUTF8() throws {
+        let folder = try TestSupport.temporaryDirectory("latin1")
+        // "café" in Latin-1: the é is the single byte 0xE9.
+        let head = "locale: en-US\nidentifier: t\nversion: \"1\"\nphrases:\n  - {phrase: \"caf"
+        let training = folder.appendingPathComponent("training.yaml")
+        try (Data(head.utf8) + [0xE9] + Data("\", count: 5}\n".utf8)).write(to: training)
+        let lint = try TestSupport.gambit(["lint", training.path])
+        #expect(lint.status != 0)
+        #expect(
+            lint.output.contains(
+                "\(training.path):5: error: malformed YAML: not UTF-8: byte 0xE9 at offset \(head.utf8.count) (line 5)"),
+            "\(lint.output)")
+        #expect(!lint.output.contains("Code=259"), "\(lint.output)")
+
+        let suite = folder.appendingPathComponent("suite.yaml")
+        try (Data("name: caf".utf8) + [0xE9] + Data("\ncorpora: []\n".utf8)).write(to: suite)
+        let run = try TestSupport.gambit(["run", suite.path, "--output", folder.appendingPathComponent("out").path])
+        #expect(run.status != 0)
+        #expect(run.output.contains("suite.yaml:1") && run.output.contains("byte 0xE9 at offset 9"), "\(run.output)")
+
+        let manifest = folder.appendingPathComponent("general.jsonl")
+        try (Data(#"{"id":"a","audio":"\#(TestSupport.cards[0].path)","text":"caf"#.utf8) + [0xE9] + Data("\"}\n".utf8))
+            .write(to: manifest)
+        try
+            "name: s\ncorpora:\n  - {name: general, manifest: general.jsonl, role: anti-context}\nvariants: []\nmodes: [baseline]\n"
+            .write(to: suite, atomically: true, encoding: .utf8)
+        let manifestRun = try TestSupport.gambit([
+            "run", suite.path, "--output", folder.appendingPathComponent("out").path,
+        ])
+        #expect(manifestRun.status != 0)
+        #expect(
+            manifestRun.output.contains("\(manifest.path): cannot read the file (not UTF-8: byte 0xE9"),
+            "\(manifestRun.output)")
+    }
+
+    @Test("Decoding a folder says it is a folder, not that there is no such file")
+    func decodeFolder() throws {
+        let folder = try TestSupport.temporaryDirectory("decode-folder")
+        let (status, output) = try TestSupport.gambit(["decode", folder.path])
+        #expect(status != 0)
+        #expect(output.contains("\(folder.path): a folder, not an audio file"), "\(output)")
+        #expect(!output.contains("no such audio file"), "\(output)")
     }
 }

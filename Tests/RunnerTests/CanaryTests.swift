@@ -1,3 +1,6 @@
+import Foundation
+import Reporting
+import Results
 import Testing
 
 @testable import Runner
@@ -27,5 +30,19 @@ struct CanaryTests {
         let withTrigrams = unigramsOnly.replacingOccurrences(
             of: "\\end\\", with: "\\3-grams:\n-0.2\tplay the winawer\n-0.3\t<s> play the\n\n\\end\\")
         #expect(CanaryPhrases.sample(fromARPA: withTrigrams, limit: 20) == [["play", "the", "winawer"]])
+    }
+
+    @Test("With modes: [baseline] a variant's canary is skipped and says why, in the summary and in JUnit")
+    func skippedWithoutCustomizedMode() throws {
+        let suite = try MiniSuite(modes: ["baseline"])
+        let results = try suite.run(output: "out")
+        let canary = try #require(results.checks.first { $0.kind == .canary })
+        #expect(canary.isSkipped)
+        #expect(canary.message.hasPrefix("skipped: no utterance was decoded with this variant"))
+        let failing = results.checks.filter { !$0.passed }.map(\.message)
+        #expect(failing.isEmpty, "\(failing)")
+        let junit = JUnitReport(results).render()
+        #expect(junit.contains("<skipped message=\"skipped: no utterance was decoded"))
+        #expect(!junit.contains("<failure"))
     }
 }

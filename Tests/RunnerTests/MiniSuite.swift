@@ -21,7 +21,7 @@ struct MiniSuite {
     ///   - extra: More suite YAML, appended at the end (e.g. a `recognizers:` list).
     init(
         weight: Double = 0.5, backgroundMass: Double? = nil, badAudio: Bool = false, oracle: Bool = false,
-        extra: String = ""
+        modes: [String]? = nil, extra: String = ""
     ) throws {
         folder = try TestSupport.temporaryDirectory("suite")
         let audio = folder.appendingPathComponent("audio")
@@ -82,7 +82,7 @@ struct MiniSuite {
           - {name: general, manifest: general.jsonl, role: anti-context}
         variants:
           - {name: chess-seed, training: chess.yaml, weight: \(weight)\(backgroundMass.map { ", backgroundMass: \($0)" } ?? "")}
-        modes: [baseline, customized\(oracle ? ", oracle" : "")]
+        modes: [\((modes ?? ["baseline", "customized"] + (oracle ? ["oracle"] : [])).joined(separator: ", "))]
         streaming: {utterances: 2, chunkMilliseconds: 100}
         \(extra)
         """.write(to: suiteFile, atomically: true, encoding: .utf8)
@@ -93,11 +93,12 @@ struct MiniSuite {
 
     func run(
         output: String = "out", workers: Int = 2, shard: Shard? = nil, fresh: Bool = false,
-        crashOnce: Set<String> = []
+        crashOnce: Set<String> = [], failJournalAfterLines: Int? = nil
     ) throws -> RunResults {
-        let options = RunOptions(
+        var options = RunOptions(
             output: folder.appendingPathComponent(output), workers: workers, shard: shard,
             workerExecutable: Self.executable, fresh: fresh, crashOnceForTesting: crashOnce)
+        options.failJournalAfterLinesForTesting = failJournalAfterLines
         return try Runner(
             suite: try Suite.load(suiteFile), options: options,
             toolchain: Toolchain(cacheFolder: folder.appendingPathComponent("cache"))

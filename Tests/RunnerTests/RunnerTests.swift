@@ -100,6 +100,55 @@ struct RunnerTests {
         #expect(AccuracyView(resumed) == AccuracyView(reference))
     }
 
+    @Test("A journal append that fails half-way stops the run, leaves whole lines only, and the next run resumes")
+    func journalWriteFailure() throws {
+        let suite = try MiniSuite()
+        let reference = try suite.run(output: "reference")
+        let journal = suite.folder.appendingPathComponent("full/.gambit/journal.jsonl")
+        let error = try #require(throws: JournalError.self) { try suite.run(output: "full", failJournalAfterLines: 3) }
+        #expect(error.kept == 3)
+        #expect(error.reason == String(cString: strerror(ENOSPC)))
+        #expect(error.description.contains(journal.path) && error.description.contains("resume"))
+        let text = try String(contentsOf: journal, encoding: .utf8)
+        #expect(text.hasSuffix("\n"))
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 3)
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "torn line: \(line.prefix(80))")
+        }
+        let resumed = try suite.run(output: "full")
+        #expect(AccuracyView(resumed) == AccuracyView(reference))
+    }
+
+    @Test("A second run on the same output folder fails at once, naming the folder and the first run's pid")
+    func outputFolderLocked() throws {
+        let suite = try MiniSuite()
+        let output = suite.folder.appendingPathComponent("shared")
+        let process = Process()
+        process.executableURL = MiniSuite.executable
+        process.arguments = ["run", suite.suiteFile.path, "--output", output.path, "--workers", "1"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "GAMBIT_CACHE": suite.folder.appendingPathComponent("cache").path,
+            Runner.stopAfterJournalLinesVariable: "1",
+        ]) { $1 }
+        try process.run()
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try #require(waitUntilStopped(process.processIdentifier, whileRunning: process))
+        let error = try #require(throws: OutputFolderError.self) { try suite.run(output: "shared") }
+        #expect(error.problem == .inUse(pid: process.processIdentifier))
+        #expect(
+            error.description.contains(output.path) && error.description.contains("pid \(process.processIdentifier)"))
+        // Once the first run is gone, its lock goes with it.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(throws: Never.self) { try suite.run(output: "shared") }
+    }
+
     /// Waits until a process is stopped by a signal (state "T" in `/proc/PID/stat`); false if it exits.
     private func waitUntilStopped(_ pid: Int32, whileRunning process: Process) -> Bool {
         while process.isRunning {

@@ -37,7 +37,9 @@ public struct HTMLReport: Sendable {
     /// The HTML document.
     public func render() -> String {
         let r = results
-        let passed = r.checks.filter(\.passed).count
+        let applicable = r.checks.filter { !$0.isSkipped }
+        let passed = applicable.filter(\.passed).count
+        let skipped = r.checks.count - applicable.count
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out +=
@@ -51,8 +53,8 @@ public struct HTMLReport: Sendable {
             + (r.run.shard.map { " · shard \($0.index + 1) of \($0.count)" } ?? "") + "</p>"
         out += "<div class=\"badges\">"
         out +=
-            "<span class=\"badge \(passed == r.checks.count ? "ok" : "fail")\">\(passed == r.checks.count ? "✓" : "✗") "
-            + "\(passed) of \(r.checks.count) checks passed</span>"
+            "<span class=\"badge \(passed == applicable.count ? "ok" : "fail")\">\(passed == applicable.count ? "✓" : "✗") "
+            + "\(passed) of \(applicable.count) checks passed" + (skipped > 0 ? ", \(skipped) skipped" : "") + "</span>"
         out +=
             "<span class=\"badge \(r.networkDenial.verified ? "ok" : "fail")\">"
             + "\(r.networkDenial.verified ? "✓ on-device verified" : "✗ network not verified denied")</span>"
@@ -186,11 +188,15 @@ public struct HTMLReport: Sendable {
     func checks() -> String {
         var out = "<section id=\"checks\"><h2>Checks</h2>"
         guard !results.checks.isEmpty else { return out + "<p class=\"note\">No checks in this run.</p></section>\n" }
-        let ordered = results.checks.filter { !$0.passed } + results.checks.filter(\.passed)
+        let ordered =
+            results.checks.filter { !$0.passed } + results.checks.filter { $0.passed && !$0.isSkipped }
+            + results.checks.filter(\.isSkipped)
         out += "<div class=\"checks\">"
         for check in ordered {
-            out += "<div class=\"check \(check.passed ? "passed" : "failed")\">"
-            out += "<div class=\"name\"><span class=\"icon\">\(check.passed ? "✓" : "✗")</span>\(e(check.name))</div>"
+            let state = check.isSkipped ? "skipped" : check.passed ? "passed" : "failed"
+            let icon = check.isSkipped ? "–" : check.passed ? "✓" : "✗"
+            out += "<div class=\"check \(state)\">"
+            out += "<div class=\"name\"><span class=\"icon\">\(icon)</span>\(e(check.name))</div>"
             out += "<div class=\"msg\">\(e(check.message))</div>"
             if check.measured != nil || check.threshold != nil {
                 out +=

@@ -1,0 +1,111 @@
+import Foundation
+import Glibc
+
+/// Why an output folder cannot be used; each message names the folder and what to do.
+public struct OutputFolderError: Error, CustomStringConvertible, Equatable {
+    public enum Problem: Equatable, Sendable {
+        /// The path (or one of its parents) is a file.
+        case isFile(String)
+        /// The folder, or the parent it would be made in, cannot be written (the system's reason).
+        case notWritable(String, reason: String)
+        /// Another run holds the folder's lock.
+        case inUse(pid: Int32?)
+    }
+
+    /// The output folder.
+    public var path: String
+    public var problem: Problem
+
+    public init(path: String, problem: Problem) {
+        self.path = path
+        self.problem = problem
+    }
+
+    public var description: String {
+        switch problem {
+        case .isFile(let file) where file == path:
+            "\(path): the output path is a file, not a folder; choose another --output or move the file"
+        case .isFile(let file):
+            "\(path): cannot make the output folder: \(file) is a file, not a folder"
+        case .notWritable(let folder, let reason):
+            "\(path): cannot write the output folder: \(folder) is not writable (\(reason)); "
+                + "choose a writable --output or fix its permissions"
+        case .inUse(let pid):
+            "\(path): the output folder is in use by another gambit run"
+                + (pid.map { " (pid \($0))" } ?? "")
+                + "; wait for it to finish or choose another --output"
+        }
+    }
+}
+
+/// Output folders: made ready for writing with readable errors, and locked for one run at a time.
+public enum OutputFolder {
+    /// Creates `url` and its parents if needed, and checks that it can be written.
+    /// - Throws: ``OutputFolderError`` when the path or a parent is a file, or is not writable.
+    public static func prepare(_ url: URL) throws(OutputFolderError) {
+        let path = url.standardizedFileURL.path
+        var existing = url.standardizedFileURL
+        var isDirectory: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: existing.path, isDirectory: &isDirectory) {
+            let parent = existing.deletingLastPathComponent()
+            if parent.path == existing.path { break }
+            existing = parent
+        }
+        guard isDirectory.boolValue else {
+            throw OutputFolderError(path: path, problem: .isFile(existing.path))
+        }
+        guard access(existing.path, W_OK | X_OK) == 0 else {
+            throw OutputFolderError(
+                path: path, problem: .notWritable(existing.path, reason: String(cString: strerror(errno))))
+        }
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw OutputFolderError(path: path, problem: .notWritable(existing.path, reason: "\(error)"))
+        }
+    }
+
+    /// The name of the lock file inside a run's data folder.
+    public static let lockName = "lock"
+
+    /// An exclusive `flock` on a folder's lock file, held until ``release()`` or deinit. The lock
+    /// file holds the owner's pid, so that a second run can name it.
+    public final class Lock {
+        private var descriptor: Int32
+
+        /// Takes the lock at once or throws.
+        /// - Parameters:
+        ///   - file: The lock file (created if needed).
+        ///   - folder: The folder it guards, for the message.
+        /// - Throws: ``OutputFolderError`` with ``OutputFolderError/Problem/inUse(pid:)`` when another
+        ///   process holds it, or ``OutputFolderError/Problem/notWritable(_:reason:)``.
+        public init(file: URL, folder: URL) throws(OutputFolderError) {
+            let fd = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw OutputFolderError(
+                    path: folder.path, problem: .notWritable(file.path, reason: String(cString: strerror(errno))))
+            }
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+                let contents = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+                close(fd)
+                throw OutputFolderError(
+                    path: folder.path,
+                    problem: .inUse(pid: Int32(contents.trimmingCharacters(in: .whitespacesAndNewlines))))
+            }
+            descriptor = fd
+            let pid = Array("\(getpid())\n".utf8)
+            _ = ftruncate(fd, 0)
+            _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        }
+
+        /// Lets the next run in.
+        public func release() {
+            guard descriptor >= 0 else { return }
+            _ = ftruncate(descriptor, 0)
+            close(descriptor)
+            descriptor = -1
+        }
+
+        deinit { release() }
+    }
+}

@@ -66,7 +66,7 @@ let package = Package(
         .target(
             name: "Runner",
             dependencies: [
-                "Audio", "Corpus", "TrainingData", "LanguageModel", "Recognition", "Scoring", "Results",
+                "Audio", "Corpus", "TrainingData", "NGram", "LanguageModel", "Recognition", "Scoring", "Results",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -109,7 +109,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["Runner", "Results", "ResultsFixtures", "Reporting", "Tuning", "GambitTestSupport"]),
+            dependencies: ["Runner", "Results", "ResultsFixtures", "Reporting", "Tuning", "NGram", "GambitTestSupport"]),
         .testTarget(
             name: "GateTests",
             dependencies: ["Gate", "Results", "ResultsFixtures", "Reporting", "Scoring", "CXMLSchema"]),

@@ -41,6 +41,11 @@ struct Prepare: ParsableCommand {
     @Option(help: "Merged: tempering s of the history probabilities that set each history's weight.")
     var tempering = PrepareOptions().tempering
 
+    @Option(
+        help:
+            "Merged: history (λ from how well each side explains the history) or constant (SRILM's static λ = weight).")
+    var interpolation = MergeOptions.Interpolation.historyDependent
+
     @Option(help: "Merged: share of a phrase's count that counts it as a whole utterance, 0…1.")
     var boundaryShare = PrepareOptions().boundaryShare
 
@@ -71,7 +76,8 @@ struct Prepare: ParsableCommand {
         let options = PrepareOptions(
             order: order, spellingAlternates: spellingAlternates, limits: TrainingDataLimits(sampleBudget: budget),
             backgroundMass: backgroundMass, compounds: compounds, mix: mix, weight: weight,
-            unigramWeight: unigramWeight, tempering: tempering, boundaryShare: boundaryShare, keepMergedARPA: keepArpa)
+            unigramWeight: unigramWeight, tempering: tempering, boundaryShare: boundaryShare, keepMergedARPA: keepArpa,
+            interpolation: interpolation)
         if let export {
             try Toolchain.loadTrainingData(url).export(to: URL(fileURLWithPath: export), limits: options.limits)
         }
@@ -89,11 +95,14 @@ struct Prepare: ParsableCommand {
                     + "\(manifest.order)-gram, n-grams \(manifest.ngramCounts.map(String.init).joined(separator: "/"))")
             if let merge = manifest.merge, let statistics = manifest.mergeStatistics {
                 let lambda = statistics.trigramLambda.map { String(format: "%.3f", $0) }.joined(separator: " / ")
+                let weights =
+                    merge.interpolation == .constant
+                    ? "constant λ \(merge.weight) at every history (SRILM's static interpolation)"
+                    : "weight π \(merge.weight), unigram weight π₀ \(merge.unigramWeight), tempering \(merge.tempering)"
                 print(
-                    "  merged with the base model: weight π \(merge.weight), unigram weight π₀ \(merge.unigramWeight), "
-                        + "tempering \(merge.tempering), boundary share \(manifest.boundaryShare ?? 1); "
-                        + "\(statistics.mixedHistories.map(String.init).joined(separator: "/")) histories mixed, "
-                        + "λ(h) min/median/max \(lambda)")
+                    "  merged with the base model: \(weights), boundary share \(manifest.boundaryShare ?? 1); "
+                        + "\(statistics.mixedHistories.map(String.init).joined(separator: "/")) histories mixed"
+                        + (merge.interpolation == .constant ? "" : ", λ(h) min/median/max \(lambda)"))
             } else {
                 print("  set mix: interpolated with the base model at decode time")
             }
@@ -140,3 +149,5 @@ struct Prepare: ParsableCommand {
         }
     }
 }
+
+extension MergeOptions.Interpolation: ExpressibleByArgument {}

@@ -26,6 +26,8 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     public var unigramWeight: Double
     /// Merged mix only: s, the tempering of the history probabilities in λ(h).
     public var tempering: Double
+    /// Merged mix only: a history-dependent λ(h), or SRILM's constant λ = ``weight``.
+    public var interpolation: MergeOptions.Interpolation
     /// Merged mix only: the share of a phrase's count for which it is a whole utterance (its `<s> w1`
     /// and `wn </s>` n-grams); the rest leaves the words around a fragment to the base model.
     public var boundaryShare: Double
@@ -57,9 +59,11 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
         commonWordCount: Int = 5_000, backgroundMass: Double = 0.9, compounds: Bool = true,
         compoundSplitShare: Double = 0.01, mix: LanguageModelMix = .set, weight: Double = 0.5,
         unigramWeight: Double = MergeOptions().unigramWeight, tempering: Double = MergeOptions().tempering,
-        boundaryShare: Double = PrepareOptions.defaultBoundaryShare, keepMergedARPA: Bool = false
+        boundaryShare: Double = PrepareOptions.defaultBoundaryShare, keepMergedARPA: Bool = false,
+        interpolation: MergeOptions.Interpolation = .historyDependent
     ) {
         self.mix = mix
+        self.interpolation = interpolation
         self.weight = weight
         self.unigramWeight = unigramWeight
         self.tempering = tempering
@@ -82,7 +86,7 @@ extension PrepareOptions {
 
     /// The merge settings these options give.
     public var mergeOptions: MergeOptions {
-        MergeOptions(weight: weight, unigramWeight: unigramWeight, tempering: tempering)
+        MergeOptions(weight: weight, unigramWeight: unigramWeight, tempering: tempering, interpolation: interpolation)
     }
 
     /// The options with every setting the chosen mix ignores set to its default, so that two options
@@ -95,10 +99,15 @@ extension PrepareOptions {
             options.weight = defaults.weight
             options.unigramWeight = defaults.unigramWeight
             options.tempering = defaults.tempering
+            options.interpolation = defaults.interpolation
             options.boundaryShare = defaults.boundaryShare
             options.keepMergedARPA = false
         case .merged:
             options.backgroundMass = defaults.backgroundMass
+            if interpolation == .constant {
+                options.unigramWeight = defaults.unigramWeight
+                options.tempering = defaults.tempering
+            }
         }
         return options
     }

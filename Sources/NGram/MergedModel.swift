@@ -2,6 +2,16 @@ import Foundation
 
 /// How a custom model is merged into a base model (see ``MergedModel``).
 public struct MergeOptions: Sendable, Hashable, Codable {
+    /// How the weight of the custom side is set at each history.
+    public enum Interpolation: String, Sendable, Hashable, Codable, CaseIterable {
+        /// λ(h) from how well each side explains the history (the default; see ``MergedModel``).
+        case historyDependent = "history"
+        /// SRILM's static interpolation (`ngram -mix-lm … -lambda`): one λ = ``MergeOptions/weight``
+        /// at every history and order, over the union of both sides' n-grams; ``unigramWeight`` and
+        /// ``tempering`` do not apply.
+        case constant
+    }
+
     /// π: the prior weight of the custom side at a history both sides know equally well (Apple's
     /// `Configuration(…weight:)`), in [0, 1].
     public var weight: Double
@@ -11,11 +21,28 @@ public struct MergeOptions: Sendable, Hashable, Codable {
     /// s: tempering of the history probabilities in λ(h). 1 is Bayes' rule; below 1 pulls every λ(h)
     /// toward π, above 1 makes λ(h) more decisive.
     public var tempering: Double
+    /// Constant or history-dependent λ.
+    public var interpolation: Interpolation
 
-    public init(weight: Double = 0.5, unigramWeight: Double = 0.02, tempering: Double = 1) {
+    public init(
+        weight: Double = 0.5, unigramWeight: Double = 0.02, tempering: Double = 1,
+        interpolation: Interpolation = .historyDependent
+    ) {
         self.weight = weight
         self.unigramWeight = unigramWeight
         self.tempering = tempering
+        self.interpolation = interpolation
+    }
+
+    enum CodingKeys: String, CodingKey { case weight, unigramWeight, tempering, interpolation }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        weight = try container.decode(Double.self, forKey: .weight)
+        unigramWeight = try container.decode(Double.self, forKey: .unigramWeight)
+        tempering = try container.decode(Double.self, forKey: .tempering)
+        // Manifests written before the constant mode existed are history-dependent.
+        interpolation = try container.decodeIfPresent(Interpolation.self, forKey: .interpolation) ?? .historyDependent
     }
 }
 
@@ -62,8 +89,9 @@ extension MergedModel {
     /// Merges `custom` (fractional counts, order ≤ 3) into `base`.
     public init(base: TrigramTables, custom: NGramCounts, options: MergeOptions) {
         let side = CustomSide(counts: custom)
+        let constant = options.interpolation == .constant
         let pi = min(max(options.weight, 0), 1)
-        let pi0 = min(max(options.unigramWeight, 0), 1)
+        let pi0 = constant ? pi : min(max(options.unigramWeight, 0), 1)
         let s = max(options.tempering, 0)
         let baseCount = base.words.count
         let start = base.id(of: BackoffModel.sentenceStart) ?? -1
@@ -111,7 +139,7 @@ extension MergedModel {
             return (1 - side.escape0) * wb + side.escape0 * baseUnigram(w)
         }
         func lambda(custom pc: Double, base pb: Double) -> Double {
-            if pi <= 0 { return 0 }
+            if constant || pi <= 0 { return pi }
             if pi >= 1 || pb <= 0 { return 1 }
             if pc <= 0 { return 0 }
             let logOdds = log(pi) + s * log(pc) - log(1 - pi) - s * log(pb)
@@ -176,7 +204,9 @@ extension MergedModel {
                 Int(u) < baseCount ? Int(base.bigramStart[Int(u)])..<Int(base.bigramStart[Int(u) + 1]) : 0..<0
             let cu = customOf[Int(u)]
             let children = cu >= 0 ? side.children1(cu) : []
-            let touched = cu >= 0 && side.isHistory1(cu)
+            // With a constant λ every history is mixed: the custom side has a distribution (its
+            // longest seen suffix's) at every history, as in SRILM's static interpolation.
+            let touched = constant || (cu >= 0 && side.isHistory1(cu))
             let baseBackoff = Int(u) < baseCount ? exp10(Double(base.unigramBackoff[Int(u)])) : 1
             var explicitBase = 0.0  // Σ_E P_base(w)
             var explicitMerged = 0.0  // Σ_E P_M(w), the merged unigrams
@@ -325,7 +355,7 @@ extension MergedModel {
                         let wb = cw >= 0 ? side.wittenBell(cw, after: listed, suffix: cv) : 0
                         let pCustom = (1 - e) * wb + e * pBase
                         trigramWord.append(w)
-                        trigramLog.append(Float(log10(l * pCustom + (1 - l) * pBase)))
+                        trigramLog.append(logFloor(l * pCustom + (1 - l) * pBase))
                         explicitCustomSide += pCustom
                         explicitBase += baseProb(w, v)
                         explicitMerged += mergedBigram(w, v)
@@ -346,17 +376,20 @@ extension MergedModel {
         }
         self.tables = TrigramTables(
             words: words,
-            unigramProb: unigram.enumerated().map {
-                Int32($0.offset) == sentenceStart || $0.element <= 0 ? -99 : Float(log10($0.element))
-            },
+            unigramProb: unigram.enumerated().map { Int32($0.offset) == sentenceStart ? -99 : logFloor($0.element) },
             unigramBackoff: unigramBackoffLinear.map { Float(log10($0)) }, bigramStart: bigramStart,
-            bigramWord: bigramWord, bigramProb: bigramLinear.map { Float(log10($0)) }, bigramBackoff: bigramBackoff,
+            bigramWord: bigramWord, bigramProb: bigramLinear.map(logFloor), bigramBackoff: bigramBackoff,
             trigramStart: trigramStart, trigramWord: trigramWord, trigramProb: trigramLog)
         self.statistics = Statistics(
             counts: [words.count, bigramWord.count, trigramWord.count], newWords: words.count - baseCount,
             mixedHistories: [mixedUnigramHistories, lambdas.count, inheritedHistories],
             bigramLambda: spread(bigramLambdas), trigramLambda: spread(lambdas))
     }
+}
+
+/// log10 of a probability, with ARPA's -99 for a probability of 0 (a word one side lacks, at λ = 0 or 1).
+private func logFloor(_ probability: Double) -> Float {
+    probability > 0 ? Float(log10(probability)) : -99
 }
 
 /// target / denominator, guarded against a denominator that rounding left at or below zero.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LanguageModel
+import NGram
 import Results
 import TrainingData
 import Yams
@@ -50,6 +51,8 @@ public struct Suite: Sendable, Equatable {
         public var mix: LanguageModelMix?
         /// Overrides the merged model's boundary share (see `PrepareOptions`).
         public var boundaryShare: Double?
+        /// Merged mix: `interpolation: constant` for SRILM's static λ = weight (default `history`).
+        public var interpolation: MergeOptions.Interpolation?
 
         /// Compiler options for this variant. The merged mix builds the weight into the model.
         public var prepareOptions: PrepareOptions {
@@ -58,6 +61,7 @@ public struct Suite: Sendable, Equatable {
             if let compounds { options.compounds = compounds }
             if let mix { options.mix = mix }
             if let boundaryShare { options.boundaryShare = boundaryShare }
+            if let interpolation { options.interpolation = interpolation }
             options.weight = weight
             return options.normalized
         }
@@ -185,11 +189,19 @@ public struct Suite: Sendable, Equatable {
                 }
                 boundaryShare = value
             }
-            variants.append(
-                Variant(
-                    name: try string(mapping, "name")!, training: path(try string(mapping, "training")!),
-                    weight: weight, corpora: applies, backgroundMass: backgroundMass,
-                    compounds: try flag(mapping, "compounds"), mix: mix, boundaryShare: boundaryShare))
+            var interpolation: MergeOptions.Interpolation?
+            if let text = try string(mapping, "interpolation", required: false) {
+                guard let value = MergeOptions.Interpolation(rawValue: text) else {
+                    throw fail(mapping["interpolation"], "interpolation must be history or constant, not '\(text)'")
+                }
+                interpolation = value
+            }
+            var variant = Variant(
+                name: try string(mapping, "name")!, training: path(try string(mapping, "training")!),
+                weight: weight, corpora: applies, backgroundMass: backgroundMass,
+                compounds: try flag(mapping, "compounds"), mix: mix, boundaryShare: boundaryShare)
+            variant.interpolation = interpolation
+            variants.append(variant)
         }
         if Set(variants.map(\.name)).count != variants.count {
             throw fail(root["variants"], "variant names must be unique")

@@ -121,4 +121,43 @@ struct BaseModelStoreTests {
             }
         }
     }
+
+    @Test("With a constant λ, 100 random histories of the real merged model each sum to 1 over the whole vocabulary")
+    func constantMergeSumsToOne() throws {
+        let base = try BaseModelStore.load(languageModel: Self.baseFile).ngrams
+        var counts = NGramCounts(order: 3)
+        for sentence in try seedChessData().weightedSentences() {
+            counts.add(sentence.tokens, count: sentence.count, boundaryShare: 0.5)
+        }
+        let merged = MergedModel(
+            base: base, custom: counts, options: MergeOptions(weight: 0.5, interpolation: .constant)
+        ).tables
+        #expect(merged.words.count > base.words.count)
+        var generator = SplitMix64(seed: 2024)
+        let start = try #require(merged.id(of: "<s>"))
+        // Half the histories are listed two-word histories, half any two words (backing off).
+        let vocabulary = Int32(merged.words.count)
+        var worst = 0.0
+        for index in 0..<100 {
+            var history: (Int32, Int32)
+            if index % 2 == 0 {
+                repeat {
+                    let u = Int32.random(in: 0..<vocabulary, using: &generator)
+                    let entries = Int(merged.bigramStart[Int(u)])..<Int(merged.bigramStart[Int(u) + 1])
+                    history = (u, entries.isEmpty ? -1 : merged.bigramWord[Int.random(in: entries, using: &generator)])
+                } while history.1 < 0
+            } else {
+                history = (
+                    Int32.random(in: 0..<vocabulary, using: &generator),
+                    Int32.random(in: 0..<vocabulary, using: &generator)
+                )
+            }
+            var sum = 0.0
+            for w in 0..<vocabulary where w != start {
+                sum += exp10(merged.logProb(w, after: history.0, history.1))
+            }
+            worst = max(worst, abs(sum - 1))
+        }
+        #expect(worst < 1e-3, "largest |Σ P(w | h) − 1| = \(worst)")
+    }
 }

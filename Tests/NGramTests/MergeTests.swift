@@ -28,6 +28,8 @@ struct MergeTests {
         arguments: [
             (MergeOptions(), 1.0), (MergeOptions(weight: 0.9, unigramWeight: 0.1, tempering: 0.5), 0.5),
             (MergeOptions(weight: 0.1, unigramWeight: 0, tempering: 2), 0.0),
+            (MergeOptions(weight: 0.5, interpolation: .constant), 1.0),
+            (MergeOptions(weight: 0.9, interpolation: .constant), 0.5),
         ])
     func normalised(options: MergeOptions, boundaryShare: Double) throws {
         let base = try smallBase()
@@ -94,5 +96,99 @@ struct MergeTests {
         // And "play" need not open the sentence.
         let opening = { (model: MergedModel) in model.tables.logProb(of: "play", after: ["<s>"])! }
         #expect(opening(fragment) < opening(whole))
+    }
+
+    @Test(
+        "With a constant λ every listed n-gram is λ·P̃c + (1 − λ)·P_base, each side with its own backoff",
+        arguments: [0.3, 0.9])
+    func constantFormula(lambda: Double) throws {
+        let base = try smallBase()
+        let custom = customCounts(boundaryShare: 0.5)
+        let merged = MergedModel(
+            base: base, custom: custom, options: MergeOptions(weight: lambda, interpolation: .constant)
+        ).tables
+        let side = CustomSide(counts: custom)
+        let customID = Dictionary(uniqueKeysWithValues: custom.words.enumerated().map { ($1, Int32($0)) })
+        let baseCount = base.words.count
+        /// Base ids of a merged id (-1 for a word the base lacks), and custom ids (-1 likewise).
+        func b(_ id: Int32) -> Int32 { base.id(of: merged.words[Int(id)]) ?? -1 }
+        func c(_ id: Int32) -> Int32 { customID[merged.words[Int(id)]] ?? -1 }
+        func pBase(_ w: Int32, _ history: [Int32]) -> Double {
+            let bw = b(w)
+            guard bw >= 0 else { return 0 }
+            let h = history.map(b)
+            switch h.count {
+            case 0: return exp10(Double(base.unigramProb[Int(bw)]))
+            case 1: return exp10(base.logProb(bw, after: h[0]))
+            default: return exp10(base.logProb(bw, after: h[1] >= 0 ? h[0] : -1, h[1]))
+            }
+        }
+        func pCustom(_ w: Int32, _ history: [Int32]) -> Double {
+            let cw = c(w)
+            switch history.count {
+            case 0:
+                return (1 - side.escape0) * (cw >= 0 ? side.unigram[Int(cw)] : 0) + side.escape0 * pBase(w, [])
+            case 1:
+                let cu = c(history[0])
+                let e = side.escape1(cu)
+                return (1 - e) * (cw >= 0 ? side.wittenBell(cw, after: cu) : 0) + e * pBase(w, history)
+            default:
+                let (cu, cv) = (c(history[0]), c(history[1]))
+                let node = side.child1(cu, cv)
+                let listed: Int32 = node >= 0 && side.isHistory2(node) ? node : -1
+                let e = side.escape2(listed, suffix: cv)
+                let wb = cw >= 0 ? side.wittenBell(cw, after: listed, suffix: cv) : 0
+                return (1 - e) * wb + e * pBase(w, history)
+            }
+        }
+        func expected(_ w: Int32, _ history: [Int32]) -> Double {
+            log10(lambda * pCustom(w, history) + (1 - lambda) * pBase(w, history))
+        }
+        var checked = 0
+        var worst = 0.0
+        let start = merged.id(of: BackoffModel.sentenceStart)
+        for w in 0..<Int32(merged.words.count) where w != start {
+            worst = max(worst, abs(Double(merged.unigramProb[Int(w)]) - expected(w, [])))
+            checked += 1
+        }
+        for u in 0..<Int32(merged.words.count) {
+            for entry in Int(merged.bigramStart[Int(u)])..<Int(merged.bigramStart[Int(u) + 1]) {
+                let v = merged.bigramWord[entry]
+                worst = max(worst, abs(Double(merged.bigramProb[entry]) - expected(v, [u])))
+                checked += 1
+                for t in Int(merged.trigramStart[entry])..<Int(merged.trigramStart[entry + 1]) {
+                    let w = merged.trigramWord[t]
+                    worst = max(worst, abs(Double(merged.trigramProb[t]) - expected(w, [u, v])))
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked >= 1_000, "only \(checked) listed n-grams")
+        // Float log10 probabilities: about 7 significant digits.
+        #expect(worst < 1e-5, "largest difference \(worst) over \(checked) n-grams")
+        #expect(merged.words.count > baseCount)
+    }
+
+    @Test("With a constant λ of 0 the merged model scores every sentence as the base model does")
+    func constantZeroIsBase() throws {
+        let base = try smallBase()
+        let merged = MergedModel(
+            base: base, custom: customCounts(), options: MergeOptions(weight: 0, interpolation: .constant)
+        ).tables
+        #expect(merged.normalizationFailures(tolerance: 1e-4) == [])
+        var worst = 0.0
+        var words = 0
+        for sentence in randomSentences(count: 300, vocabulary: 40, seed: 77) {
+            let tokens = [BackoffModel.sentenceStart] + sentence.tokens + [BackoffModel.sentenceEnd]
+            for i in 1..<tokens.count {
+                let context = Array(tokens[max(0, i - 2)..<i])
+                let b = try #require(base.logProb(of: tokens[i], after: context))
+                let m = try #require(merged.logProb(of: tokens[i], after: context))
+                worst = max(worst, abs(b - m))
+                words += 1
+            }
+        }
+        #expect(words > 1_000)
+        #expect(worst < 1e-4, "largest difference \(worst) log10 over \(words) words")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GambitTestSupport
+import NGram
 import Results
 import Runner
 import Testing
@@ -184,6 +185,15 @@ struct SuiteFileTests {
             _ = try Suite.load(file)
         } throws: { error in
             "\(error)".contains("'compounds' must be true or false") && "\(error)".contains("suite.yaml:5")
+        }
+        try write("mix: merged, interpolation: constant, weight: 0.7")
+        let merged = try #require(try Suite.load(file).variants.first).prepareOptions
+        #expect(merged.mix == .merged && merged.mergeOptions == MergeOptions(weight: 0.7, interpolation: .constant))
+        try write("mix: merged, interpolation: static")
+        #expect {
+            _ = try Suite.load(file)
+        } throws: { error in
+            "\(error)".contains("interpolation must be history or constant") && "\(error)".contains("suite.yaml:5")
         }
     }
 }

@@ -76,6 +76,10 @@ struct GateTests {
         #expect(outcome.summary.contains("only in this run: elsewhere-001"), "\(outcome.summary)")
         #expect(outcome.summary.contains("only in the baseline: \(first)"), "\(outcome.summary)")
 
+        // A baseline stored with its private terms masked still matches the unmasked run.
+        #expect(
+            Gate.comparability(current: Fixture.results(), baseline: Fixture.results().redactingPrivateTerms()) == [])
+
         var edited = Fixture.results()
         edited.systems[index].utterances[1].reference += " please"
         let id = edited.systems[index].utterances[1].id

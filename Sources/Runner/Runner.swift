@@ -457,7 +457,10 @@ final class Journal: @unchecked Sendable {
             return
         }
         // Cut the partial line off, so that the journal holds whole lines only.
-        if start >= 0 { _ = ftruncate(fd, start) }
+        if start >= 0 {
+            _ = ftruncate(fd, start)
+            _ = lseek(fd, start, SEEK_SET)
+        }
         throw JournalError(path: path, reason: String(cString: strerror(failure)), kept: lines)
     }
 

@@ -79,16 +79,7 @@ struct RunnerTests {
         // Each run stops itself once its N-th journal line is on disk and is killed there: the first
         // after 3 utterances, the resumed one after 6 more.
         for linesThisRun in [3, 6] {
-            let process = Process()
-            process.executableURL = MiniSuite.executable
-            process.arguments = ["run", suite.suiteFile.path, "--output", output.path, "--workers", "2"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            process.environment = ProcessInfo.processInfo.environment.merging([
-                "GAMBIT_CACHE": suite.folder.appendingPathComponent("cache").path,
-                Runner.stopAfterJournalLinesVariable: "\(linesThisRun)",
-            ]) { $1 }
-            try process.run()
+            let process = try startRun(suite, output: output, workers: 2, stopAfterJournalLines: linesThisRun)
             let stopped = waitUntilStopped(process.processIdentifier, whileRunning: process)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -125,19 +116,14 @@ struct RunnerTests {
     func outputFolderLocked() throws {
         let suite = try MiniSuite()
         let output = suite.folder.appendingPathComponent("shared")
-        let process = Process()
-        process.executableURL = MiniSuite.executable
-        process.arguments = ["run", suite.suiteFile.path, "--output", output.path, "--workers", "1"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.environment = ProcessInfo.processInfo.environment.merging([
-            "GAMBIT_CACHE": suite.folder.appendingPathComponent("cache").path,
-            Runner.stopAfterJournalLinesVariable: "1",
-        ]) { $1 }
-        try process.run()
+        let process = try startRun(suite, output: output, workers: 1, stopAfterJournalLines: 1)
+        var reaped = false
         defer {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            // Never signal a pid that has been reaped: it may belong to another process by now.
+            if !reaped {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
         }
         try #require(waitUntilStopped(process.processIdentifier, whileRunning: process))
         let error = try #require(throws: OutputFolderError.self) { try suite.run(output: "shared") }
@@ -147,7 +133,26 @@ struct RunnerTests {
         // Once the first run is gone, its lock goes with it.
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        reaped = true
         #expect(throws: Never.self) { try suite.run(output: "shared") }
+    }
+
+    /// Starts `gambit run` on `suite` in a child process that stops itself (SIGSTOP) once its
+    /// `lines`-th journal line of this run is on disk, so that a test can act at a known point.
+    private func startRun(_ suite: MiniSuite, output: URL, workers: Int, stopAfterJournalLines lines: Int) throws
+        -> Process
+    {
+        let process = Process()
+        process.executableURL = MiniSuite.executable
+        process.arguments = ["run", suite.suiteFile.path, "--output", output.path, "--workers", "\(workers)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "GAMBIT_CACHE": suite.folder.appendingPathComponent("cache").path,
+            Runner.stopAfterJournalLinesVariable: "\(lines)",
+        ]) { $1 }
+        try process.run()
+        return process
     }
 
     /// Waits until a process is stopped by a signal (state "T" in `/proc/PID/stat`); false if it exits.

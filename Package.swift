@@ -88,7 +88,8 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "GambitBenchmarks", dependencies: ["Audio", "Recognition", "LanguageModel", "TrainingData", "Runner"]),
+            name: "GambitBenchmarks",
+            dependencies: ["Audio", "Recognition", "LanguageModel", "NGram", "TrainingData", "Runner"]),
         .executableTarget(name: "ScoringBenchmark", dependencies: ["Scoring"]),
 
         // Tests.
@@ -109,7 +110,10 @@ let package = Package(
         ),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["Runner", "Results", "ResultsFixtures", "Reporting", "Tuning", "NGram", "GambitTestSupport"]),
+            dependencies: [
+                "Runner", "Results", "ResultsFixtures", "Reporting", "Tuning", "NGram", "LanguageModel", "Recognition",
+                "GambitTestSupport",
+            ]),
         .testTarget(
             name: "GateTests",
             dependencies: ["Gate", "Results", "ResultsFixtures", "Reporting", "Scoring", "CXMLSchema"]),

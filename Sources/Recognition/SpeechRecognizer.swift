@@ -65,11 +65,13 @@ public final class SpeechRecognizer {
         _ = try decoder(for: custom, streaming: false)
     }
 
-    /// Frees the decoders of every configuration but `keep` (and the base model's), so that a
-    /// long-lived worker moving from one customized model to the next does not hold them all.
-    public func releaseDecoders(except keep: LanguageModelConfiguration?) {
-        batchDecoders = batchDecoders.filter { $0.key == nil || $0.key == keep }
-        streamDecoders = streamDecoders.filter { $0.key == nil || $0.key == keep }
+    /// Frees the decoders of every configuration but `keep` (and the base model's unless
+    /// `includingBase`), so that a long-lived worker moving from one customized model to the next
+    /// does not hold them all. A worker whose work arrives grouped by system frees the base model's
+    /// decoder too: a merged model already contains the base model, so keeping both would hold it twice.
+    public func releaseDecoders(except keep: LanguageModelConfiguration?, includingBase: Bool = false) {
+        batchDecoders = batchDecoders.filter { $0.key == keep || (!includingBase && $0.key == nil) }
+        streamDecoders = streamDecoders.filter { $0.key == keep || (!includingBase && $0.key == nil) }
     }
 
     /// Recognises a recorded file.

@@ -18,6 +18,19 @@ public struct WorkRequest: Codable, Sendable, Hashable {
     public var crashForTesting: Bool?
     /// Transcribe with this external recognizer instead of PocketSphinx.
     public var external: ExternalRecognizer?
+
+    public init(
+        key: String, audio: String, configuration: LanguageModelConfiguration?, streamingChunkMilliseconds: Int? = nil,
+        terms: [String] = [], crashForTesting: Bool? = nil, external: ExternalRecognizer? = nil
+    ) {
+        self.key = key
+        self.audio = audio
+        self.configuration = configuration
+        self.streamingChunkMilliseconds = streamingChunkMilliseconds
+        self.terms = terms
+        self.crashForTesting = crashForTesting
+        self.external = external
+    }
 }
 
 /// What a worker sends back for a request (one JSON line); also the journal's line format.
@@ -91,8 +104,8 @@ public enum WorkerLoop {
             do {
                 if loaded[request.configuration] == nil {
                     // Work arrives grouped by system: keep only the current customized model loaded.
-                    recognizer.releaseDecoders(except: request.configuration)
-                    loaded = loaded.filter { $0.key == nil }
+                    recognizer.releaseDecoders(except: request.configuration, includingBase: true)
+                    loaded = [:]
                     let start = DispatchTime.now().uptimeNanoseconds
                     try recognizer.preload(request.configuration)
                     loaded[request.configuration] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -177,7 +190,17 @@ public enum WorkerLoop {
 }
 
 /// Peak resident memory of this process (or of the largest child it waited for).
-func peakResidentMegabytes(of who: __rusage_who = RUSAGE_SELF) -> Double {
+///
+/// For this process it is the kernel's high-water mark of its own address space (`VmHWM`):
+/// `getrusage`'s `ru_maxrss` also counts the parent's memory before `exec`, so a worker started by
+/// a runner that had just read the base model's n-grams would report the runner's size as its own.
+public func peakResidentMegabytes(of who: __rusage_who = RUSAGE_SELF) -> Double {
+    if who == RUSAGE_SELF, let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+    {
+        return kilobytes / 1024
+    }
     var usage = rusage()
     getrusage(who.rawValue, &usage)
     return Double(usage.ru_maxrss) / 1024

@@ -8,11 +8,8 @@ import TrainingData
 // Benchmarks print figures; they never pass or fail. Medians over repeated runs, because the
 // machines are shared and noisy. Usage: gambit-bench decode [--runs N]
 
-func peakRSSMegabytes(_ who: __rusage_who = RUSAGE_SELF) -> Double {
-    var usage = rusage()
-    getrusage(who.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024
-}
+/// This process's own peak (not counting what its parent held before `exec`).
+func peakRSSMegabytes() -> Double { peakResidentMegabytes() }
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
@@ -256,6 +253,18 @@ case "base-ngrams":
     try baseNGramsBenchmark()
 case "base-ngrams-case":
     try baseNGramsCase()
+case "prepare-mix":
+    try prepareMixBenchmark()
+case "prepare-mix-case":
+    try prepareMixCase(CommandLine.arguments[2], CommandLine.arguments[3])
+case "decode-mix":
+    try decodeMixBenchmark()
+case "decode-mix-case":
+    try decodeMixCase(CommandLine.arguments[2], CommandLine.arguments[3])
+case "worker-memory":
+    try workerMemoryBenchmark()
 default:
-    print("usage: gambit-bench decode|prepare|base-ngrams [--runs N]")
+    print(
+        "usage: gambit-bench decode|prepare|base-ngrams|prepare-mix|decode-mix|worker-memory [--runs N] "
+            + "[--suite FILE] [--variant NAME]")
 }

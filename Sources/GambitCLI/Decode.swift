@@ -2,6 +2,7 @@ import ArgumentParser
 import Audio
 import Foundation
 import LanguageModel
+import NGram
 import Recognition
 import Runner
 
@@ -32,6 +33,11 @@ struct Decode: ParsableCommand {
         help: "How the customization meets the base model: set (interpolated at decode time) or merged (experimental).")
     var mix = LanguageModelMix.set
 
+    @Option(
+        help:
+            "Merged: history (λ from how well each side explains the history) or constant (SRILM's static λ = weight).")
+    var interpolation = MergeOptions.Interpolation.historyDependent
+
     @Flag(help: "Do not force on-device recognition (a customized model is then ignored, as on Apple's platforms).")
     var allowServer = false
 
@@ -53,6 +59,7 @@ struct Decode: ParsableCommand {
             // A merged model has the weight built in, so it is prepared for this weight.
             var prepareOptions = PrepareOptions(mix: mix)
             prepareOptions.weight = weight
+            prepareOptions.interpolation = interpolation
             let (artifact, _) = try Toolchain(model: recognizer.model).prepare(
                 URL(fileURLWithPath: training), options: prepareOptions)
             options.customizedLanguageModel = Toolchain.configuration(artifact, weight: weight)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LanguageModel
+import NGram
 import Results
 import Runner
 
@@ -33,6 +34,12 @@ struct Run: ParsableCommand {
     )
     var mix: LanguageModelMix?
 
+    @Option(
+        help:
+            "Merged variants: history (λ from how well each side explains the history) or constant (SRILM's static λ = weight)."
+    )
+    var interpolation: MergeOptions.Interpolation?
+
     func run() throws {
         var parsedShard: Shard?
         if let shard {
@@ -45,6 +52,9 @@ struct Run: ParsableCommand {
         var suiteFile = try Suite.load(URL(fileURLWithPath: suite))
         if let mix {
             for index in suiteFile.variants.indices { suiteFile.variants[index].mix = mix }
+        }
+        if let interpolation {
+            for index in suiteFile.variants.indices { suiteFile.variants[index].interpolation = interpolation }
         }
         let outputURL = URL(fileURLWithPath: output)
         let progress = Progress(interactive: isatty(STDERR_FILENO) == 1)

@@ -32,7 +32,8 @@ enum Summary {
         lines.append("")
         for check in results.checks {
             lines.append(
-                "\(check.isSkipped ? "SKIP" : check.passed ? "PASS" : "FAIL")  \(check.name): \(check.message)")
+                "\(check.isSkipped ? "SKIP" : check.isWarning ? "WARN" : check.passed ? "PASS" : "FAIL")  \(check.name): \(check.message)"
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -19,6 +19,8 @@ public struct MarkdownReport: Sendable {
         let denial = results.networkDenial
         line(
             "\(applicable.filter(\.passed).count) of \(applicable.count) checks passed"
+                + (results.checks.contains(where: \.isWarning)
+                    ? ", \(results.checks.filter(\.isWarning).count) with warnings" : "")
                 + (applicable.count < results.checks.count
                     ? ", \(results.checks.count - applicable.count) skipped" : "")
                 + " · \(results.run.engine.name) "
@@ -72,7 +74,7 @@ public struct MarkdownReport: Sendable {
             line("|---|---|---:|---:|---|")
             for check in results.checks {
                 line(
-                    "| \(check.isSkipped ? "⏭️" : check.passed ? "✅" : "❌") | \(cell(check.name)) | "
+                    "| \(check.isSkipped ? "⏭️" : check.isWarning ? "⚠️" : check.passed ? "✅" : "❌") | \(cell(check.name)) | "
                         + "\(Format.measure(check.measured, unit: check.unit)) | "
                         + "\(Format.measure(check.threshold, unit: check.unit)) | \(cell(check.message)) |")
             }

@@ -120,9 +120,16 @@ public struct Check: Codable, Sendable, Equatable {
     /// decoded with); absent otherwise. A skipped check does not fail the run and is not counted as
     /// passed.
     public var skipped: Bool?
+    /// True when the check passed with a warning: something moved the wrong way, but not enough to
+    /// fail it (an anti-context increase above the tolerance that is not significant); the message
+    /// says what. Absent otherwise.
+    public var warning: Bool?
 
     /// The check does not apply to this run; see ``skipped``.
     public var isSkipped: Bool { skipped == true }
+
+    /// The check passed with a warning; see ``warning``.
+    public var isWarning: Bool { warning == true && passed && !isSkipped }
 
     /// A check that does not apply to this run, with the reason in `message`.
     public static func skipped(

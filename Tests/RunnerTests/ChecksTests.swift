@@ -18,11 +18,33 @@ struct ChecksTests {
         #expect(!anti.passed)
         #expect(abs((anti.measured ?? 0) - 500.0 / 24) < 1e-9)
         #expect(anti.message.contains(", 5 more word errors of 24 reference words"), "\(anti.message)")
-        #expect(anti.message.hasSuffix("; at most +1.0 allowed)"))
+        #expect(anti.message.contains("; at most +1.0 allowed; significant: 95% interval ["), "\(anti.message)")
+        #expect(!anti.isWarning)
 
         let one = try #require(checks.first { $0.name == "anti-context WER: general / contacts" })
-        #expect(!one.passed)
         #expect(one.message.contains(", 1 more word error of 24 reference words"), "\(one.message)")
+    }
+
+    /// An increase above the tolerance fails only when it is significant by the gate's rule; one that
+    /// is not passes with a warning, and either way the message names the words that changed.
+    @Test func antiContextNeedsSignificance() throws {
+        let results = Fixture.results(worse: true)
+        let checks = Checks.evaluate(results, artifacts: [:], responses: [:], items: [])
+        // chess-full inserts "gambit" into all 4 sentences: every resample is worse.
+        let chess = try #require(checks.first { $0.name == "anti-context WER: general / chess-full" })
+        let chessComparison = try #require(results.comparison(corpus: "general", variant: "chess-full"))
+        #expect(chessComparison.significant && !chess.passed && !chess.isWarning)
+        #expect(chess.message.contains("new errors: "), "\(chess.message)")
+        #expect(chess.message.contains("∅ → gambit") && chess.message.contains("two → to"), "\(chess.message)")
+        // contacts changes one word in one of 4 sentences: 4 points above the baseline, not significant.
+        let contacts = try #require(checks.first { $0.name == "anti-context WER: general / contacts" })
+        let contactsComparison = try #require(results.comparison(corpus: "general", variant: "contacts"))
+        #expect(!contactsComparison.significant)
+        #expect((contacts.measured ?? 0) > Checks.antiContextTolerance)
+        #expect(contacts.passed && contacts.isWarning)
+        #expect(contacts.message.hasPrefix("above the tolerance but not significant"), "\(contacts.message)")
+        #expect(contacts.message.contains("new errors: the → siobhan"), "\(contacts.message)")
+        #expect(contacts.message.contains("not significant: 95% interval ["), "\(contacts.message)")
     }
 
 }

@@ -50,6 +50,7 @@ enum HTMLAssets {
         .check.failed{border-left-color:var(--bad);background:#fffafa}
         .check .name{font-weight:650}.check .icon{font-weight:800;margin-right:6px}
         .check.passed .icon{color:var(--good)}.check.failed .icon{color:var(--bad)}.check.skipped{opacity:.7}
+        .check.warning{border-left-color:var(--sub)}.check.warning .icon{color:var(--sub)}
         .check .msg{color:var(--muted);font-size:12.5px;margin-top:2px}
         .check .nums{font-size:12px;margin-top:4px;color:var(--ink)}
         .grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(480px,1fr));gap:16px}

@@ -40,6 +40,7 @@ public struct HTMLReport: Sendable {
         let applicable = r.checks.filter { !$0.isSkipped }
         let passed = applicable.filter(\.passed).count
         let skipped = r.checks.count - applicable.count
+        let warnings = r.checks.filter(\.isWarning).count
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out +=
@@ -54,7 +55,8 @@ public struct HTMLReport: Sendable {
         out += "<div class=\"badges\">"
         out +=
             "<span class=\"badge \(passed == applicable.count ? "ok" : "fail")\">\(passed == applicable.count ? "✓" : "✗") "
-            + "\(passed) of \(applicable.count) checks passed" + (skipped > 0 ? ", \(skipped) skipped" : "") + "</span>"
+            + "\(passed) of \(applicable.count) checks passed" + (warnings > 0 ? ", \(warnings) with warnings" : "")
+            + (skipped > 0 ? ", \(skipped) skipped" : "") + "</span>"
         out +=
             "<span class=\"badge \(r.networkDenial.verified ? "ok" : "fail")\">"
             + "\(r.networkDenial.verified ? "✓ on-device verified" : "✗ network not verified denied")</span>"
@@ -189,12 +191,13 @@ public struct HTMLReport: Sendable {
         var out = "<section id=\"checks\"><h2>Checks</h2>"
         guard !results.checks.isEmpty else { return out + "<p class=\"note\">No checks in this run.</p></section>\n" }
         let ordered =
-            results.checks.filter { !$0.passed } + results.checks.filter { $0.passed && !$0.isSkipped }
-            + results.checks.filter(\.isSkipped)
+            results.checks.filter { !$0.passed } + results.checks.filter(\.isWarning)
+            + results.checks.filter { $0.passed && !$0.isSkipped && !$0.isWarning } + results.checks.filter(\.isSkipped)
         out += "<div class=\"checks\">"
         for check in ordered {
-            let state = check.isSkipped ? "skipped" : check.passed ? "passed" : "failed"
-            let icon = check.isSkipped ? "–" : check.passed ? "✓" : "✗"
+            let state =
+                check.isSkipped ? "skipped" : check.isWarning ? "passed warning" : check.passed ? "passed" : "failed"
+            let icon = check.isSkipped ? "–" : check.isWarning ? "!" : check.passed ? "✓" : "✗"
             out += "<div class=\"check \(state)\">"
             out += "<div class=\"name\"><span class=\"icon\">\(icon)</span>\(e(check.name))</div>"
             out += "<div class=\"msg\">\(e(check.message))</div>"

@@ -5,7 +5,8 @@ public import Scoring
 ///
 /// Errors are read from each system's alignment with the reference. A run of adjacent errors is one
 /// change, so a word heard as two reads "homeless → call us". A change is new when it touches a
-/// reference word the baseline recognised, or inserts words the baseline did not insert there.
+/// reference word the baseline recognised, or when the baseline did not make the same error in that
+/// utterance ("made → maeve the" where the baseline heard "made → maeve").
 public struct WordChanges: Sendable, Equatable {
     /// One change: the reference words and what the customized system heard instead.
     public struct Change: Sendable, Equatable, CustomStringConvertible {
@@ -37,21 +38,16 @@ public struct WordChanges: Sendable, Equatable {
             let wasRight = Set(old.alignment.filter { $0.operation == .correct }.compactMap(\.referenceIndex))
             let isRight = Set(utterance.alignment.filter { $0.operation == .correct }.compactMap(\.referenceIndex))
             fixedWords += isRight.subtracting(wasRight).count
-            var oldInsertions = old.alignment.filter { $0.operation == .insertion }.compactMap(\.hypothesis)
+            // The baseline's own errors in this utterance: a change the customized system shares
+            // with it is not new.
+            var shared = Self.errorSpans(old.alignment).map(Self.words)
             for span in Self.errorSpans(utterance.alignment) {
-                let references = span.compactMap(\.referenceIndex)
-                let inserted = span.filter { $0.operation == .insertion }.compactMap(\.hypothesis)
-                let isNew: Bool
-                if references.isEmpty {
-                    // Only insertions: new unless the baseline inserted the same words.
-                    let matched = inserted.allSatisfy { word in
-                        guard let index = oldInsertions.firstIndex(of: word) else { return false }
-                        oldInsertions.remove(at: index)
-                        return true
-                    }
-                    isNew = !matched
-                } else {
-                    isNew = references.contains { wasRight.contains($0) }
+                let words = Self.words(span)
+                let touchesRightWord = span.contains { $0.referenceIndex.map(wasRight.contains) ?? false }
+                var isNew = true
+                if !touchesRightWord, let index = shared.firstIndex(where: { $0 == words }) {
+                    shared.remove(at: index)
+                    isNew = false
                 }
                 guard isNew else { continue }
                 worse.append(
@@ -60,6 +56,10 @@ public struct WordChanges: Sendable, Equatable {
                         hypothesis: span.compactMap(\.hypothesis)))
             }
         }
+    }
+
+    static func words(_ span: [AlignedPair]) -> [[String]] {
+        [span.compactMap(\.reference), span.compactMap(\.hypothesis)]
     }
 
     /// Maximal runs of adjacent non-correct pairs.

@@ -122,8 +122,10 @@ enum Checks {
             let after = results.system(corpus: comparison.corpus, mode: .customized, variant: comparison.variant)
         {
             let changes = WordChanges(baseline: before, customized: after)
-            if !changes.worse.isEmpty { message += "; new errors: " + changes.summary() }
-            if changes.fixedWords > 0 { message += "; \(changes.fixedWords) words fixed" }
+            if !changes.worse.isEmpty { message += "; changed: " + changes.summary() }
+            if changes.fixedWords > 0 {
+                message += "; \(changes.fixedWords) word\(changes.fixedWords == 1 ? "" : "s") fixed"
+            }
         }
         if exceeds && !significant {
             message = "above the tolerance but not significant, so a warning: " + message

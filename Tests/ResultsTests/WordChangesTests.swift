@@ -39,4 +39,12 @@ struct WordChangesTests {
         let changes = WordChanges(baseline: baseline, customized: customized)
         #expect(changes.worse.isEmpty && changes.fixedWords == 0)
     }
+
+    @Test("An error the baseline made is a change when the customized system makes it worse")
+    func worseError() {
+        let baseline = Fixture.system("general", .baseline, nil, [("we made it", "we maeve it")])
+        let customized = Fixture.system("general", .customized, nil, [("we made it", "we maeve the it")])
+        let changes = WordChanges(baseline: baseline, customized: customized)
+        #expect(changes.worse.map(\.description) == ["made → maeve the"])
+    }
 }

@@ -34,7 +34,7 @@ struct ChecksTests {
         let chess = try #require(checks.first { $0.name == "anti-context WER: general / chess-full" })
         let chessComparison = try #require(results.comparison(corpus: "general", variant: "chess-full"))
         #expect(chessComparison.significant && !chess.passed && !chess.isWarning)
-        #expect(chess.message.contains("new errors: "), "\(chess.message)")
+        #expect(chess.message.contains("changed: "), "\(chess.message)")
         #expect(chess.message.contains("∅ → gambit") && chess.message.contains("two → to"), "\(chess.message)")
         // contacts changes one word in one of 4 sentences: 4 points above the baseline, not significant.
         let contacts = try #require(checks.first { $0.name == "anti-context WER: general / contacts" })
@@ -43,7 +43,7 @@ struct ChecksTests {
         #expect((contacts.measured ?? 0) > Checks.antiContextTolerance)
         #expect(contacts.passed && contacts.isWarning)
         #expect(contacts.message.hasPrefix("above the tolerance but not significant"), "\(contacts.message)")
-        #expect(contacts.message.contains("new errors: the → siobhan"), "\(contacts.message)")
+        #expect(contacts.message.contains("changed: the → siobhan"), "\(contacts.message)")
         #expect(contacts.message.contains("not significant: 95% interval ["), "\(contacts.message)")
     }
 

@@ -69,13 +69,7 @@ struct BenchmarkError: Error, CustomStringConvertible {
 /// transcripts), by `gambit decode` and by the stock `pocketsphinx_batch` with the same settings.
 func decodeBenchmark() throws {
     let runs = option("--runs", default: 5)
-    let data = URL(fileURLWithPath: "/usr/share/pocketsphinx/test/data")
-    var files: [URL] = []
-    for folder in ["librivox", "cards"] {
-        let url = data.appendingPathComponent(folder)
-        files += try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".wav") }.sorted()
-            .map { url.appendingPathComponent($0) }
-    }
+    let files = try realRecordings()
     let audioSeconds = try files.reduce(0) { $0 + (try AudioLoader().load($1)).duration }
     let gambit = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("gambit").path

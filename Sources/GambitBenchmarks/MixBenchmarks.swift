@@ -220,54 +220,18 @@ func workerMemoryBenchmark() throws {
                 try toolchain.prepare(variant.training, options: mix.options(for: variant)).artifact,
                 weight: variant.weight)
         }
-        let process = Process()
-        process.executableURL = gambit
-        process.arguments = ["worker"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var reader = LineReader(output.fileHandleForReading)
-        _ = reader.next()  // the worker's hello
+        let worker = try WorkerProcess(command: [gambit.path, "worker"])
         var peaks: [Double] = []
         for (index, configuration) in ([nil] + configurations).enumerated() {
-            let request = WorkRequest(key: "bench-\(index)", audio: audio.path, configuration: configuration)
-            var line = try JSONEncoder().encode(request)
-            line.append(UInt8(ascii: "\n"))
-            input.fileHandleForWriting.write(line)
-            guard let answer = reader.next() else { throw BenchmarkError("the worker stopped") }
-            let response = try JSONDecoder().decode(WorkResponse.self, from: Data(answer.utf8))
+            let response = try worker.decode(
+                WorkRequest(key: "bench-\(index)", audio: audio.path, configuration: configuration))
             if let failure = response.failure { throw BenchmarkError("worker: \(failure)") }
             peaks.append(response.peakResidentMegabytes)
         }
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        worker.finish()
         print(
             "  " + mix.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)
                 + peaks.map { String(format: "%5.0f", $0).padding(toLength: 17, withPad: " ", startingAt: 0) }
                 .joined())
-    }
-}
-
-/// Reads lines from a pipe as they arrive.
-struct LineReader {
-    let handle: FileHandle
-    var buffer = Data()
-
-    init(_ handle: FileHandle) { self.handle = handle }
-
-    mutating func next() -> String? {
-        while true {
-            if let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[buffer.startIndex..<end], as: UTF8.self)
-                buffer = Data(buffer[(end + 1)...])
-                return line
-            }
-            let chunk = handle.availableData
-            if chunk.isEmpty { return nil }
-            buffer.append(chunk)
-        }
     }
 }

@@ -69,8 +69,6 @@ enum Checks {
 
         for comparison in results.comparisons {
             guard let corpus = results.corpus(named: comparison.corpus) else { continue }
-            let baseline = comparison.baseline.wordErrorRate * 100
-            let customized = comparison.customized.wordErrorRate * 100
             if corpus.role == .antiContext {
                 checks.append(antiContext(results, comparison))
             } else if let before = comparison.baseline.boostedWordErrorRate,

@@ -134,9 +134,10 @@ public final class WorkerPool: @unchecked Sendable {
     }
 }
 
-/// One running `gambit worker` process and its pipes.
-final class WorkerProcess {
-    enum Failure: Error {
+/// One running `gambit worker` process and its pipes: requests in, responses out, one at a time.
+/// Also how benchmarks and tests drive a worker as a run does.
+public final class WorkerProcess {
+    public enum Failure: Error {
         case crashed(String)
     }
 
@@ -144,9 +145,10 @@ final class WorkerProcess {
     private let input = Pipe()
     private let output = Pipe()
     private var buffer = Data()
-    let hello: WorkerHello
+    public let hello: WorkerHello
 
-    init(command: [String]) throws {
+    /// Starts `command` (e.g. `[gambit, "worker"]`) and reads its hello line.
+    public init(command: [String]) throws {
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         process.standardInput = input
@@ -162,7 +164,7 @@ final class WorkerProcess {
         self.hello = hello
     }
 
-    func decode(_ request: WorkRequest) throws -> WorkResponse {
+    public func decode(_ request: WorkRequest) throws -> WorkResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         var data = try encoder.encode(request)
@@ -182,7 +184,8 @@ final class WorkerProcess {
         return response
     }
 
-    func finish() {
+    /// Closes the worker's input and waits for it to exit.
+    public func finish() {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
     }

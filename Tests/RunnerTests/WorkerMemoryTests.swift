@@ -5,50 +5,15 @@ import Recognition
 import Runner
 import Testing
 
-/// A `gambit worker` process fed requests one at a time, as the runner feeds it.
-private struct WorkerProcess {
-    let process = Process()
-    let input = Pipe()
-    let output = Pipe()
-    var buffer = Data()
+/// A `gambit worker` started directly (no network namespace), as the runner starts it.
+private func startWorker() throws -> WorkerProcess {
+    try WorkerProcess(command: [TestSupport.gambitExecutable.path, "worker"])
+}
 
-    init() throws {
-        process.executableURL = TestSupport.gambitExecutable
-        process.arguments = ["worker"]
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        _ = try nextLine()  // hello
-    }
-
-    mutating func nextLine() throws -> String {
-        while true {
-            if let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[buffer.startIndex..<end], as: UTF8.self)
-                buffer = Data(buffer[(end + 1)...])
-                return line
-            }
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw WorkerStopped() }
-            buffer.append(chunk)
-        }
-    }
-
-    mutating func decode(_ audio: URL, with configuration: LanguageModelConfiguration?) throws -> WorkResponse {
-        var line = try JSONEncoder().encode(
-            WorkRequest(key: UUID().uuidString, audio: audio.path, configuration: configuration))
-        line.append(UInt8(ascii: "\n"))
-        input.fileHandleForWriting.write(line)
-        return try JSONDecoder().decode(WorkResponse.self, from: Data(try nextLine().utf8))
-    }
-
-    func stop() throws {
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
-
-    struct WorkerStopped: Error {}
+private func decode(
+    _ worker: WorkerProcess, _ audio: URL, with configuration: LanguageModelConfiguration?
+) throws -> WorkResponse {
+    try worker.decode(WorkRequest(key: UUID().uuidString, audio: audio.path, configuration: configuration))
 }
 
 @Suite("A worker's memory", .serialized)
@@ -61,9 +26,9 @@ struct WorkerMemoryTests {
         let ballast = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 4096)
         defer { ballast.deallocate() }
         memset(ballast, 1, size)
-        var worker = try WorkerProcess()
-        let response = try worker.decode(TestSupport.librivox[0], with: nil)
-        try worker.stop()
+        let worker = try startWorker()
+        let response = try decode(worker, TestSupport.librivox[0], with: nil)
+        worker.finish()
         #expect(response.failure == nil)
         #expect(response.peakResidentMegabytes > 20 && response.peakResidentMegabytes < 400, "\(response)")
     }
@@ -76,16 +41,16 @@ struct WorkerMemoryTests {
         let artifact = try toolchain.prepare(training).artifact
         // Three weights: three distinct models, each a set of the base model and the custom one.
         let configurations = [0.3, 0.5, 0.7].map { Toolchain.configuration(artifact, weight: $0) }
-        var worker = try WorkerProcess()
+        let worker = try startWorker()
         let audio = TestSupport.librivox[0]
-        let base = try worker.decode(audio, with: nil)
+        let base = try decode(worker, audio, with: nil)
         var peaks: [Double] = []
         for configuration in configurations {
-            let response = try worker.decode(audio, with: configuration)
+            let response = try decode(worker, audio, with: configuration)
             #expect(response.failure == nil && response.customization == .applied, "\(response)")
             peaks.append(response.peakResidentMegabytes)
         }
-        try worker.stop()
+        worker.finish()
         // A set decoder loads its own copy of the base model (about 60 MB beside the acoustic model
         // and search): keeping the base decoder as well would add about 150 MB over the baseline.
         #expect(peaks[0] - base.peakResidentMegabytes < 100, "baseline \(base.peakResidentMegabytes) MB, then \(peaks)")

@@ -40,6 +40,12 @@ struct Run: ParsableCommand {
     )
     var interpolation: MergeOptions.Interpolation?
 
+    @Option(
+        help: ArgumentHelp(
+            "Score every corpus that names a split on this one instead (e.g. dev, to compare settings without "
+                + "looking at test).", valueName: "split"))
+    var split: String?
+
     func run() throws {
         var parsedShard: Shard?
         if let shard {
@@ -55,6 +61,11 @@ struct Run: ParsableCommand {
         }
         if let interpolation {
             for index in suiteFile.variants.indices { suiteFile.variants[index].interpolation = interpolation }
+        }
+        if let split {
+            for index in suiteFile.corpora.indices where suiteFile.corpora[index].split != nil {
+                suiteFile.corpora[index].split = split
+            }
         }
         let outputURL = URL(fileURLWithPath: output)
         let progress = Progress(interactive: isatty(STDERR_FILENO) == 1)

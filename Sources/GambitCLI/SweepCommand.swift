@@ -8,7 +8,11 @@ import Tuning
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sweep",
-        abstract: "Tune a variant's phrase/template counts and weight on the dev split; judge the choice on test."
+        abstract: "Tune a variant's phrase/template counts and weight on the dev split; judge the choice on test.",
+        discussion: """
+            Recommends the point with the lowest dev B-WER among those whose every anti-context check \
+            passes (a rise above the tolerance fails when it is significant, as in `gambit run`).
+            """
     )
 
     @Argument(help: "Suite file.")
@@ -17,8 +21,11 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Variant to tune (default: the suite's first).")
     var variant: String?
 
-    @Option(help: "Interpolation weights, comma separated.")
-    var weights = "0.2,0.35,0.5,0.7,0.9"
+    @Option(
+        help: ArgumentHelp(
+            "Interpolation weights, comma separated (default: 0.2…0.9 for the set mix, 0.3…0.99 for merged).",
+            valueName: "weights"))
+    var weights: String?
 
     @Option(help: "Phrase count scalings, comma separated.")
     var phraseScales = "0.1,0.3,1"
@@ -39,6 +46,9 @@ struct SweepCommand: ParsableCommand {
 
     @Option(help: "Points to confirm by full decoding.")
     var confirm = 3
+
+    @Option(help: "Anti-context tolerance in WER points (a significant rise above it rules a point out).")
+    var tolerance = Checks.antiContextTolerance
 
     @Option(help: "Output folder: the sweep is added to its results and reports (when a run is there).")
     var output = "Reports"
@@ -66,10 +76,10 @@ struct SweepCommand: ParsableCommand {
             return values
         }
         let options = SweepOptions(
-            variant: variant, weights: try list(weights, "weights"),
+            variant: variant, weights: try weights.map { try list($0, "weights") } ?? [],
             phraseScales: try list(phraseScales, "phrase-scales"),
             templateScales: try list(templateScales, "template-scales"), budgets: try Self.budgetList(budgets),
-            confirm: confirm,
+            confirm: confirm, tolerance: tolerance,
             scaling: try Sweep.curve(scaling))
         guard options.weights.allSatisfy({ $0 <= 1 }) else { throw ValidationError("--weights must be within 0…1") }
         let sweep = Sweep(suite: try Suite.load(URL(fileURLWithPath: suite)), options: options)
@@ -109,10 +119,24 @@ extension Sweep {
 }
 
 enum SweepSummary {
+    /// "pass  everyday +0.34 [-0.5, +1.2], general +4.35 [-2.2, +10.9]".
+    static func antiContext(_ point: SweepPoint) -> String {
+        guard let checks = point.antiContextChecks, !checks.isEmpty else { return "" }
+        let verdict = !point.passesAntiContextChecks ? "FAIL" : checks.contains(where: \.warning) ? "warn" : "pass"
+        return verdict + "  "
+            + checks.map {
+                String(
+                    format: "%@ %+.2f [%+.1f, %+.1f]", $0.corpus, $0.delta * 100, $0.deltaLower * 100,
+                    $0.deltaUpper * 100)
+            }.joined(separator: ", ")
+    }
+
     static func text(_ results: SweepResults, cost: SweepCost) -> String {
         var lines = [
-            "sweep of \(results.variant) on \(results.corpus) (\(results.split) split), \(results.points.count) points",
-            "weight  phrases  templates   budget  samples    B-WER    U-WER   anti-WER   WER (rescored / decoded)  pareto",
+            "sweep of \(results.variant)\(results.mix.map { " (\($0) mix)" } ?? "") on \(results.corpus) "
+                + "(\(results.split) split), \(results.points.count) points",
+            "weight  phrases  templates   budget  samples    B-WER    U-WER   anti-WER   WER (rescored / decoded)  pareto"
+                + "  anti-context checks",
         ]
         for point in results.points.sorted(by: {
             ($0.samplesUsed, $0.parameters.weight) < ($1.samplesUsed, $1.parameters.weight)
@@ -120,14 +144,14 @@ enum SweepSummary {
             let p = point.parameters
             lines.append(
                 String(
-                    format: "%5.2f  %7.2f  %9.2f  %7@  %7ld  %6.2f%%  %6.2f%%  %8@  %7.2f%% / %@  %@", p.weight,
+                    format: "%5.2f  %7.2f  %9.2f  %7@  %7ld  %6.2f%%  %6.2f%%  %8@  %7.2f%% / %@  %6@  %@", p.weight,
                     p.countScaling["phrases"] ?? 1, p.countScaling["templates"] ?? 1,
                     p.budget.map(String.init) ?? "—", point.samplesUsed,
                     point.boostedWordErrorRate * 100, point.unboostedWordErrorRate * 100,
                     point.antiContextWordErrorRate.map { String(format: "%.2f%%", $0 * 100) } ?? "—",
                     (point.rescoredWER ?? point.wordErrorRate) * 100,
                     point.decodedWER.map { String(format: "%.2f%%", $0 * 100) } ?? "  —   ",
-                    point.paretoOptimal ? "★" : ""))
+                    point.paretoOptimal ? "★" : "", antiContext(point)))
         }
         if let scaling = results.scaling, !scaling.isEmpty {
             lines.append("scaling curve (shipped setting, full decodes of the \(results.split) split):")

@@ -126,26 +126,7 @@ public enum Aggregation {
                 boostedWordErrorRate: metrics.boosted?.boostedWordErrorRate,
                 unboostedWordErrorRate: metrics.boosted?.unboostedWordErrorRate, termF1: metrics.terms?.overall.f1)
         }
-        var customizedByID: [String: UtteranceRecord] = [:]
-        for record in customized.utterances { customizedByID[record.id] = record }
-        var paired = PairedErrors()
-        for a in baseline.utterances {
-            guard let b = customizedByID[a.id] else { continue }
-            let alignmentA = Alignment(pairs: a.alignment)
-            let alignmentB = Alignment(pairs: b.alignment)
-            paired.append(
-                operationsA: alignmentA.pairs.map(\.operation), operationsB: alignmentB.pairs.map(\.operation),
-                errorsA: alignmentA.counts.errors, errorsB: alignmentB.counts.errors,
-                referenceWords: alignmentA.counts.referenceWords)
-            if !boosted.isEmpty {
-                let ra = CustomizationMetrics.boostedWordErrorRates(alignments: [alignmentA], boostedWords: boosted)
-                let rb = CustomizationMetrics.boostedWordErrorRates(alignments: [alignmentB], boostedWords: boosted)
-                paired.appendBoosted(
-                    errorsA: ra.boostedErrors, errorsB: rb.boostedErrors, referenceWords: ra.boostedReferenceWords,
-                    unboostedErrorsA: ra.unboostedErrors, unboostedErrorsB: rb.unboostedErrors,
-                    unboostedReferenceWords: ra.unboostedReferenceWords)
-            }
-        }
+        let paired = pairedErrors(baseline: baseline.utterances, customized: customized.utterances, boosted: boosted)
         let options = settings.bootstrap
         let deltaWER = paired.deltaWER(options)
         let matchedPairs = paired.matchedPairs(minimumGoodWords: settings.minimumGoodWords)
@@ -164,6 +145,34 @@ public enum Aggregation {
             matchedPairs: matchedPairs, mcNemar: paired.mcNemar,
             oracleGainCaptured: captured,
             significant: deltaWER.significant || matchedPairs.significant)
+    }
+
+    /// Pairs two systems' utterances by id, in the baseline's order: what the paired bootstrap,
+    /// MAPSSWE and McNemar tests read. B-WER pairs are added when `boosted` (normalized words) is not empty.
+    public static func pairedErrors(
+        baseline: [UtteranceRecord], customized: [UtteranceRecord], boosted: Set<String> = []
+    ) -> PairedErrors {
+        var customizedByID: [String: UtteranceRecord] = [:]
+        for record in customized { customizedByID[record.id] = record }
+        var paired = PairedErrors()
+        for a in baseline {
+            guard let b = customizedByID[a.id] else { continue }
+            let alignmentA = Alignment(pairs: a.alignment)
+            let alignmentB = Alignment(pairs: b.alignment)
+            paired.append(
+                operationsA: alignmentA.pairs.map(\.operation), operationsB: alignmentB.pairs.map(\.operation),
+                errorsA: alignmentA.counts.errors, errorsB: alignmentB.counts.errors,
+                referenceWords: alignmentA.counts.referenceWords)
+            if !boosted.isEmpty {
+                let ra = CustomizationMetrics.boostedWordErrorRates(alignments: [alignmentA], boostedWords: boosted)
+                let rb = CustomizationMetrics.boostedWordErrorRates(alignments: [alignmentB], boostedWords: boosted)
+                paired.appendBoosted(
+                    errorsA: ra.boostedErrors, errorsB: rb.boostedErrors, referenceWords: ra.boostedReferenceWords,
+                    unboostedErrorsA: ra.unboostedErrors, unboostedErrorsB: rb.unboostedErrors,
+                    unboostedReferenceWords: ra.unboostedReferenceWords)
+            }
+        }
+        return paired
     }
 
     /// The normalized words of phrases, deduplicated.

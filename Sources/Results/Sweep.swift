@@ -8,15 +8,27 @@ public struct SweepResults: Codable, Sendable, Equatable {
     public var antiContextCorpus: String?
     /// The split the points were scored on, e.g. `dev`.
     public var split: String
+    /// How the custom model was combined with the base model: `set` or `merged` (absent in older files).
+    public var mix: String?
     public var points: [SweepPoint]
     public var recommendation: SweepRecommendation?
     /// Accuracy as distractor terms are added to the variant's data, fewest first; nil when not measured.
     public var scaling: [ScalingPoint]?
 
+    /// The points on the recommendation's curve over the weight (same counts and budget), by weight;
+    /// every point when there is no recommendation.
+    public var curve: [SweepPoint] {
+        let chosen = recommendation.flatMap { r in points.first { $0.parameters == r.parameters } }
+        return points.filter { chosen.map($0.onSameCurve) ?? true }.sorted {
+            $0.parameters.weight < $1.parameters.weight
+        }
+    }
+
     public init(
-        variant: String, corpus: String, antiContextCorpus: String? = nil, split: String = "dev",
+        variant: String, corpus: String, antiContextCorpus: String? = nil, split: String = "dev", mix: String? = nil,
         points: [SweepPoint], recommendation: SweepRecommendation? = nil, scaling: [ScalingPoint]? = nil
     ) {
+        self.mix = mix
         self.variant = variant
         self.corpus = corpus
         self.antiContextCorpus = antiContextCorpus
@@ -92,12 +104,17 @@ public struct SweepPoint: Codable, Sendable, Equatable {
     public var decodedWER: Double?
     /// No other point is at least as good in B-WER, U-WER and anti-context WER and better in one.
     public var paretoOptimal: Bool
+    /// The anti-context check of each anti-context corpus at this point, judged as the run judges it
+    /// (absent in older files).
+    public var antiContextChecks: [SweepAntiContextCheck]?
 
     public init(
         parameters: SweepParameters, samplesUsed: Int, wordErrorRate: Double, boostedWordErrorRate: Double,
         unboostedWordErrorRate: Double, antiContextWordErrorRate: Double? = nil, prepareSeconds: Double = 0,
-        rescoredWER: Double? = nil, decodedWER: Double? = nil, paretoOptimal: Bool = false
+        rescoredWER: Double? = nil, decodedWER: Double? = nil, paretoOptimal: Bool = false,
+        antiContextChecks: [SweepAntiContextCheck]? = nil
     ) {
+        self.antiContextChecks = antiContextChecks
         self.parameters = parameters
         self.samplesUsed = samplesUsed
         self.wordErrorRate = wordErrorRate
@@ -112,6 +129,53 @@ public struct SweepPoint: Codable, Sendable, Equatable {
 
     /// Confirmed by a full decode.
     public var confirmed: Bool { decodedWER != nil }
+
+    /// Every anti-context check passes at this point (warnings included); true when there are none.
+    public var passesAntiContextChecks: Bool { (antiContextChecks ?? []).allSatisfy(\.passed) }
+
+    /// The largest rise in WER over the anti-context corpora (a fraction; 0 when there are none).
+    public var worstAntiContextDelta: Double { (antiContextChecks ?? []).map(\.delta).max() ?? 0 }
+
+    /// The same training data, budget and count scaling: points on one curve over the weight.
+    public func onSameCurve(as other: SweepPoint) -> Bool {
+        parameters.budget == other.parameters.budget && parameters.countScaling == other.parameters.countScaling
+    }
+}
+
+/// One anti-context corpus at one sweep point, against the baseline on the same utterances.
+public struct SweepAntiContextCheck: Codable, Sendable, Equatable {
+    public var corpus: String
+    public var baselineWordErrorRate: Double
+    public var wordErrorRate: Double
+    /// Paired bootstrap 95% interval of the change in WER (customized − baseline), as fractions.
+    public var deltaLower: Double
+    public var deltaUpper: Double
+    /// MAPSSWE p-value of the change.
+    public var pValue: Double
+    /// Significant by the gate's rule (interval excludes 0, or p < 0.05).
+    public var significant: Bool
+    /// Passes by the run's anti-context rule: not both above the tolerance and significant.
+    public var passed: Bool
+    /// Above the tolerance but not significant.
+    public var warning: Bool
+
+    public init(
+        corpus: String, baselineWordErrorRate: Double, wordErrorRate: Double, deltaLower: Double, deltaUpper: Double,
+        pValue: Double, significant: Bool, passed: Bool, warning: Bool
+    ) {
+        self.corpus = corpus
+        self.baselineWordErrorRate = baselineWordErrorRate
+        self.wordErrorRate = wordErrorRate
+        self.deltaLower = deltaLower
+        self.deltaUpper = deltaUpper
+        self.pValue = pValue
+        self.significant = significant
+        self.passed = passed
+        self.warning = warning
+    }
+
+    /// Change in WER, as a fraction.
+    public var delta: Double { wordErrorRate - baselineWordErrorRate }
 }
 
 /// The parameters a sweep recommends, and how they did on held-out data.

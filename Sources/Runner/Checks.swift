@@ -4,9 +4,19 @@ import Results
 
 /// The run's pass/fail checks: on-device enforcement, the customization canary, the anti-context
 /// guard, boosted-word gain and decoding failures.
-enum Checks {
+public enum Checks {
     /// Anti-context corpora may get worse by at most this many WER points (absolute).
-    static let antiContextTolerance = 1.0
+    public static let antiContextTolerance = 1.0
+
+    /// The anti-context rule, shared by the run's checks and the sweep's recommendation: a rise in
+    /// WER fails when it is above the tolerance and significant; above it but not significant, it
+    /// passes with a warning.
+    public static func antiContextOutcome(
+        deltaPoints: Double, significant: Bool, tolerance: Double = antiContextTolerance
+    ) -> (passed: Bool, warning: Bool) {
+        let exceeds = deltaPoints > tolerance
+        return (!(exceeds && significant), exceeds && !significant)
+    }
 
     /// ", 2 more word errors of 92 reference words": on a small corpus one word is more than the
     /// tolerance, and the reader should see how few words a change of points is.
@@ -105,8 +115,8 @@ enum Checks {
         let baseline = comparison.baseline.wordErrorRate * 100
         let customized = comparison.customized.wordErrorRate * 100
         let delta = customized - baseline
-        let exceeds = delta > antiContextTolerance
         let significant = comparison.significant
+        let outcome = antiContextOutcome(deltaPoints: delta, significant: significant)
         let interval = comparison.deltaWER
         var message =
             String(format: "WER %.2f%% → %.2f%% (%+.2f points", baseline, customized, delta)
@@ -125,14 +135,14 @@ enum Checks {
                 message += "; \(changes.fixedWords) word\(changes.fixedWords == 1 ? "" : "s") fixed"
             }
         }
-        if exceeds && !significant {
+        if outcome.warning {
             message = "above the tolerance but not significant, so a warning: " + message
         }
         var check = Check(
             name: "anti-context WER: \(comparison.corpus) / \(comparison.variant)", kind: .antiContext,
-            passed: !(exceeds && significant), measured: delta, threshold: antiContextTolerance, unit: "WER points",
+            passed: outcome.passed, measured: delta, threshold: antiContextTolerance, unit: "WER points",
             corpus: comparison.corpus, variant: comparison.variant, message: message)
-        if exceeds && !significant { check.warning = true }
+        if outcome.warning { check.warning = true }
         return check
     }
 

@@ -12,7 +12,7 @@ import TrainingData
 public struct SweepOptions: Sendable {
     /// The variant to tune; nil for the suite's first.
     public var variant: String?
-    /// Interpolation weights.
+    /// Interpolation weights; empty for the default grid of the variant's mix (``defaultWeights(for:)``).
     public var weights: [Double]
     /// Count scaling of the phrase group.
     public var phraseScales: [Double]
@@ -22,15 +22,16 @@ public struct SweepOptions: Sendable {
     public var budgets: [Int?]
     /// Points to confirm by full decoding (the recommendation and the shipped setting first).
     public var confirm: Int
-    /// B-WER tolerance for "as good as the shipped setting", in points.
+    /// Anti-context tolerance in WER points: a point whose anti-context WER rises by more, significantly,
+    /// fails that check (the run's rule) and cannot be recommended.
     public var tolerance: Double
     /// The scaling curve to measure with the shipped setting; nil for none.
     public var scaling: ScalingCurve?
 
     public init(
-        variant: String? = nil, weights: [Double] = [0.2, 0.35, 0.5, 0.7, 0.9],
+        variant: String? = nil, weights: [Double] = [],
         phraseScales: [Double] = [0.1, 0.3, 1], templateScales: [Double] = [0.01, 0.1, 1], budgets: [Int?] = [nil],
-        confirm: Int = 3, tolerance: Double = 1.0, scaling: ScalingCurve? = nil
+        confirm: Int = 3, tolerance: Double = Checks.antiContextTolerance, scaling: ScalingCurve? = nil
     ) {
         self.budgets = budgets.isEmpty ? [nil] : budgets
         self.scaling = scaling
@@ -42,8 +43,19 @@ public struct SweepOptions: Sendable {
         self.tolerance = tolerance
     }
 
+    /// The weights swept when none are given. The set mix's weight multiplies probabilities after the
+    /// decoder's language weight, so its useful range ends near 0.9; the merged mix's λ acts on
+    /// probabilities before it, and boosts as much as the set's 0.5 only near λ = 0.9, so its grid is
+    /// dense at the high end.
+    public static func defaultWeights(for mix: LanguageModelMix) -> [Double] {
+        switch mix {
+        case .set: [0.2, 0.35, 0.5, 0.7, 0.9]
+        case .merged: [0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99]
+        }
+    }
+
     /// Every point of the grid.
-    var grid: [SweepParameters] {
+    func grid(weights: [Double]) -> [SweepParameters] {
         weights.flatMap { weight in
             phraseScales.flatMap { phrases in
                 templateScales.flatMap { templates in
@@ -91,7 +103,10 @@ public final class Sweep {
 
     struct Split {
         var domain: [CorpusEntry]
+        /// The anti-context corpora's entries, one corpus after another (see ``antiCorpora``).
         var anti: [CorpusEntry]
+        /// Name and entry count of each anti-context corpus, in the order of ``anti``.
+        var antiCorpora: [(name: String, count: Int)]
         var domainClips: [AudioClip]
         var antiClips: [AudioClip]
     }
@@ -118,7 +133,8 @@ public final class Sweep {
             options.weight = weight
             return options.normalized
         }
-        let sortedWeights = options.weights.sorted()
+        let weights = options.weights.isEmpty ? SweepOptions.defaultWeights(for: prepareOptions.mix) : options.weights
+        let sortedWeights = weights.sorted()
         let firstPassWeight = sortedWeights.isEmpty ? variant.weight : sortedWeights[sortedWeights.count / 2]
         let full = try toolchain.prepare(variant.training, options: compilerOptions(weight: firstPassWeight)).artifact
         let boosted = full.manifest.boostedWords
@@ -139,12 +155,13 @@ public final class Sweep {
         log(String(format: "decoded the dev split once into lattices in %.1f s", decodePass))
 
         // The shipped setting is always a point, so the recommendation can be compared with it.
-        var grid = options.grid
+        var grid = options.grid(weights: weights)
         let shipped = SweepParameters(weight: variant.weight, countScaling: ["phrases": 1, "templates": 1])
         if !grid.contains(shipped) { grid.append(shipped) }
 
         let baselineHypotheses = try rescorer.rescore(customModel: nil, weight: 0)
-        let baselineAnti = score(dev.anti, Array(baselineHypotheses.dropFirst(dev.domain.count)), boosted: [])
+        let baselineDomain = score(dev.domain, Array(baselineHypotheses.prefix(dev.domain.count)), boosted: boosted)
+        let baselineAnti = antiContextRecords(dev, Array(baselineHypotheses.dropFirst(dev.domain.count)))
 
         var points: [SweepPoint] = []
         var artifacts: [SweepParameters: PreparedArtifact] = [:]
@@ -169,6 +186,7 @@ public final class Sweep {
             rescoreSeconds += step.lap()
             let onDomain = score(dev.domain, Array(hypotheses.prefix(dev.domain.count)), boosted: boosted)
             let onAnti = score(dev.anti, Array(hypotheses.dropFirst(dev.domain.count)), boosted: [])
+            let antiRecords = antiContextRecords(dev, Array(hypotheses.dropFirst(dev.domain.count)))
             points.append(
                 SweepPoint(
                     parameters: parameters, samplesUsed: artifact.manifest.samples,
@@ -176,7 +194,8 @@ public final class Sweep {
                     boostedWordErrorRate: onDomain.boosted?.boostedWordErrorRate ?? 0,
                     unboostedWordErrorRate: onDomain.boosted?.unboostedWordErrorRate ?? 0,
                     antiContextWordErrorRate: dev.anti.isEmpty ? nil : onAnti.rates.wordErrorRate,
-                    prepareSeconds: artifact.manifest.timings.total, rescoredWER: onDomain.rates.wordErrorRate))
+                    prepareSeconds: artifact.manifest.timings.total, rescoredWER: onDomain.rates.wordErrorRate,
+                    antiContextChecks: antiContextChecks(dev, baseline: baselineAnti, customized: antiRecords)))
         }
         Self.markPareto(&points)
         log(
@@ -184,19 +203,22 @@ public final class Sweep {
                 format: "rescored %ld points in %.1f s (+ %.1f s preparing)", points.count, rescoreSeconds,
                 prepareSeconds))
 
-        // Recommend: as good as the shipped setting on B-WER (within the tolerance), no worse on the
-        // anti-context set than the baseline plus one point, and the fewest samples.
+        // Recommend the largest B-WER gain among the points that pass every anti-context check (the
+        // run's rule: a rise above the tolerance fails only when significant); ties go to fewer samples.
         let reference = points.first { $0.parameters == shipped }!
-        let antiLimit = baselineAnti.rates.wordErrorRate + 0.01
-        let candidates = points.filter {
-            $0.boostedWordErrorRate <= reference.boostedWordErrorRate + options.tolerance / 100
-                && ($0.antiContextWordErrorRate ?? 0) <= max(antiLimit, reference.antiContextWordErrorRate ?? 0)
-        }
-        let chosen =
-            candidates.min {
-                ($0.samplesUsed, $0.boostedWordErrorRate, $0.wordErrorRate)
-                    < ($1.samplesUsed, $1.boostedWordErrorRate, $1.wordErrorRate)
-            } ?? reference
+        let passing = points.filter(\.passesAntiContextChecks)
+        let chosen = Self.recommend(points)
+        let reason =
+            chosen.passesAntiContextChecks
+            ? String(
+                format: "lowest dev B-WER (%.2f%%, baseline %.2f%%, shipped setting %.2f%%) of the %ld of %ld points "
+                    + "whose every anti-context check passes (%@)",
+                chosen.boostedWordErrorRate * 100, (baselineDomain.boosted?.boostedWordErrorRate ?? 0) * 100,
+                reference.boostedWordErrorRate * 100, passing.count, points.count,
+                Self.describe(chosen.antiContextChecks ?? []))
+            : String(
+                format: "no point passes every anti-context check; this one raises anti-context WER least (%@)",
+                Self.describe(chosen.antiContextChecks ?? []))
 
         // Confirm the recommendation, the shipped setting and the cheapest points by full decoding.
         var confirmOrder = [chosen.parameters, reference.parameters]
@@ -242,16 +264,9 @@ public final class Sweep {
             scaling = try self.scaling(
                 curve, variant: variant, data: data, dev: dev, references: references, boosted: boosted)
         }
-        let share = reference.samplesUsed > 0 ? Double(chosen.samplesUsed) / Double(reference.samplesUsed) : 1
-        let reason = String(
-            format: "fewest samples (%ld, %.0f%% of the shipped %ld) with dev B-WER %.2f%% within %.1f point of the "
-                + "shipped setting's %.2f%% and anti-context WER %.2f%% (baseline %.2f%%)",
-            chosen.samplesUsed, share * 100, reference.samplesUsed, chosen.boostedWordErrorRate * 100,
-            options.tolerance,
-            reference.boostedWordErrorRate * 100, (chosen.antiContextWordErrorRate ?? 0) * 100,
-            baselineAnti.rates.wordErrorRate * 100)
         let results = SweepResults(
             variant: variant.name, corpus: domain.name, antiContextCorpus: anti.first?.name, split: "dev",
+            mix: prepareOptions.mix.rawValue,
             points: points,
             recommendation: SweepRecommendation(
                 parameters: chosen.parameters, reason: reason, testSplit: "test", test: summary(testCustom),
@@ -278,11 +293,13 @@ public final class Sweep {
             return chosen.isEmpty ? all : chosen
         }
         let domainEntries = try entries(domain, strict: true)
-        let antiEntries = try anti.flatMap { try entries($0, strict: false) }
+        let antiParts = try anti.map { ($0.name, try entries($0, strict: false)) }
+        let antiEntries = antiParts.flatMap(\.1)
         let loader = AudioLoader()
         let load = { (entries: [CorpusEntry]) throws -> [AudioClip] in try entries.map { try loader.load($0.audio) } }
         return Split(
-            domain: domainEntries, anti: antiEntries, domainClips: try load(domainEntries),
+            domain: domainEntries, anti: antiEntries, antiCorpora: antiParts.map { ($0.0, $0.1.count) },
+            domainClips: try load(domainEntries),
             antiClips: try load(antiEntries))
     }
 
@@ -299,13 +316,75 @@ public final class Sweep {
         return try clips.map { try recognizer.recognize($0, options: options).bestTranscription.formattedString }
     }
 
-    func score(_ entries: [CorpusEntry], _ hypotheses: [String], boosted: [String]) -> SystemMetrics {
-        let records = zip(entries, hypotheses).enumerated().map { index, pair in
+    func records(_ entries: [CorpusEntry], _ hypotheses: [String]) -> [UtteranceRecord] {
+        zip(entries, hypotheses).enumerated().map { index, pair in
             Aggregation.record(
                 id: pair.0.id, index: index, audioPath: pair.0.audio.path, reference: pair.0.text, hypothesis: pair.1,
                 settings: settings)
         }
-        return Aggregation.metrics(of: records, boostedWords: boosted, normalizer: settings.normalizer)
+    }
+
+    func score(_ entries: [CorpusEntry], _ hypotheses: [String], boosted: [String]) -> SystemMetrics {
+        Aggregation.metrics(of: records(entries, hypotheses), boostedWords: boosted, normalizer: settings.normalizer)
+    }
+
+    /// The records of each anti-context corpus, from the hypotheses of all of them in the split's order.
+    func antiContextRecords(_ split: Split, _ hypotheses: [String]) -> [[UtteranceRecord]] {
+        var start = 0
+        return split.antiCorpora.map { corpus in
+            defer { start += corpus.count }
+            let range = start..<(start + corpus.count)
+            return records(Array(split.anti[range]), Array(hypotheses[range]))
+        }
+    }
+
+    /// Each anti-context corpus's check at one point, by the run's rule (``Checks/antiContextOutcome``)
+    /// and the gate's significance tests, against the baseline rescored from the same lattices.
+    func antiContextChecks(
+        _ split: Split, baseline: [[UtteranceRecord]], customized: [[UtteranceRecord]]
+    ) -> [SweepAntiContextCheck] {
+        zip(split.antiCorpora, zip(baseline, customized)).map { corpus, pair in
+            let (before, after) = pair
+            let paired = Aggregation.pairedErrors(baseline: before, customized: after)
+            let interval = paired.deltaWER(settings.bootstrap)
+            let matchedPairs = paired.matchedPairs(minimumGoodWords: settings.minimumGoodWords)
+            let significant = interval.significant || matchedPairs.significant
+            let baseWER = Aggregation.metrics(of: before, normalizer: settings.normalizer).rates.wordErrorRate
+            let wer = Aggregation.metrics(of: after, normalizer: settings.normalizer).rates.wordErrorRate
+            let outcome = Checks.antiContextOutcome(
+                deltaPoints: (wer - baseWER) * 100, significant: significant, tolerance: options.tolerance)
+            return SweepAntiContextCheck(
+                corpus: corpus.name, baselineWordErrorRate: baseWER, wordErrorRate: wer, deltaLower: interval.lower,
+                deltaUpper: interval.upper, pValue: matchedPairs.pValue, significant: significant,
+                passed: outcome.passed, warning: outcome.warning)
+        }
+    }
+
+    /// The point with the lowest B-WER among those whose every anti-context check passes; ties go to
+    /// fewer samples, then the smaller anti-context rise, then lower WER. When none passes, the one
+    /// that raises anti-context WER least.
+    public static func recommend(_ points: [SweepPoint]) -> SweepPoint {
+        precondition(!points.isEmpty, "a sweep has at least the shipped setting")
+        let passing = points.filter(\.passesAntiContextChecks)
+        if let best = passing.min(by: {
+            ($0.boostedWordErrorRate, $0.samplesUsed, $0.worstAntiContextDelta, $0.wordErrorRate)
+                < ($1.boostedWordErrorRate, $1.samplesUsed, $1.worstAntiContextDelta, $1.wordErrorRate)
+        }) {
+            return best
+        }
+        return points.min {
+            ($0.worstAntiContextDelta, $0.boostedWordErrorRate) < ($1.worstAntiContextDelta, $1.boostedWordErrorRate)
+        }!
+    }
+
+    /// "everyday +0.34 (n.s.), general +4.35 (n.s.)".
+    static func describe(_ checks: [SweepAntiContextCheck]) -> String {
+        checks.isEmpty
+            ? "no anti-context corpus"
+            : checks.map {
+                String(format: "%@ %+.2f", $0.corpus, $0.delta * 100)
+                    + ($0.significant ? (!$0.passed ? " significant, fails" : " significant") : " n.s.")
+            }.joined(separator: ", ")
     }
 
     /// The training data with its phrase and template counts scaled (each at least 1), then, when the

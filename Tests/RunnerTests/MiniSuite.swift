@@ -18,10 +18,11 @@ struct MiniSuite {
     ///   - weight: The variant's interpolation weight.
     ///   - badAudio: Add an utterance whose audio file is not audio.
     ///   - backgroundMass: The variant's background mass; nil for the compiler's default.
+    ///   - mix: The variant's mix (`set` or `merged`); nil for the default.
     ///   - extra: More suite YAML, appended at the end (e.g. a `recognizers:` list).
     init(
-        weight: Double = 0.5, backgroundMass: Double? = nil, badAudio: Bool = false, oracle: Bool = false,
-        modes: [String]? = nil, extra: String = ""
+        weight: Double = 0.5, backgroundMass: Double? = nil, mix: String? = nil, badAudio: Bool = false,
+        oracle: Bool = false, modes: [String]? = nil, extra: String = ""
     ) throws {
         folder = try TestSupport.temporaryDirectory("suite")
         let audio = folder.appendingPathComponent("audio")
@@ -81,7 +82,7 @@ struct MiniSuite {
           - {name: chess, manifest: chess.jsonl, role: domain}
           - {name: general, manifest: general.jsonl, role: anti-context}
         variants:
-          - {name: chess-seed, training: chess.yaml, weight: \(weight)\(backgroundMass.map { ", backgroundMass: \($0)" } ?? "")}
+          - {name: chess-seed, training: chess.yaml, weight: \(weight)\(backgroundMass.map { ", backgroundMass: \($0)" } ?? "")\(mix.map { ", mix: \($0)" } ?? "")}
         modes: [\((modes ?? ["baseline", "customized"] + (oracle ? ["oracle"] : [])).joined(separator: ", "))]
         streaming: {utterances: 2, chunkMilliseconds: 100}
         \(extra)

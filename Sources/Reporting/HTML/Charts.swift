@@ -211,7 +211,7 @@ enum Charts {
 
     /// Sweep curves: B-WER, U-WER and anti-context WER against the custom-model weight.
     static func sweep(_ sweep: SweepResults) -> String {
-        let points = sweep.points.sorted { $0.parameters.weight < $1.parameters.weight }
+        let points = sweep.curve
         guard points.count > 1 else { return "" }
         let weights = points.map(\.parameters.weight)
         return lineChart(

@@ -248,6 +248,7 @@ public struct HTMLReport: Sendable {
                         + (recommendation.testAntiContextWER.map { ", anti-context WER \(Format.percent($0))" } ?? "")
                         + ".</p>"
                 }
+                out += sweepTable(sweep)
                 out += "</div>"
             }
             if let scaling = sweep.scaling {
@@ -266,6 +267,45 @@ public struct HTMLReport: Sendable {
             }
         }
         return out + "</div></section>\n"
+    }
+
+    /// The charted curve as numbers: each weight's rates and anti-context checks, with the paired
+    /// bootstrap interval of each change, so a reader can tell a trend from noise.
+    func sweepTable(_ sweep: SweepResults) -> String {
+        let points = sweep.curve
+        let corpora = points.first?.antiContextChecks?.map(\.corpus) ?? []
+        guard !points.isEmpty else { return "" }
+        var out = "<table><thead><tr><th class=\"num\">Weight</th><th class=\"num\">Samples</th>"
+        out += "<th class=\"num\">B-WER</th><th class=\"num\">U-WER</th>"
+        for corpus in corpora { out += "<th class=\"num\">\(e(corpus)) WER · Δ · 95% CI</th>" }
+        out += "<th>Anti-context checks</th></tr></thead><tbody>"
+        let chosen = sweep.recommendation?.parameters
+        for point in points {
+            let mark = point.parameters == chosen ? " ◆" : ""
+            out += "<tr><td class=\"num\">\(Format.decimal(point.parameters.weight, digits: 2))\(mark)</td>"
+            out += "<td class=\"num\">\(point.samplesUsed)</td>"
+            out += "<td class=\"num\">\(Format.percent(point.boostedWordErrorRate))</td>"
+            out += "<td class=\"num\">\(Format.percent(point.unboostedWordErrorRate))</td>"
+            for check in point.antiContextChecks ?? [] {
+                out +=
+                    "<td class=\"num\">\(Format.percent(check.wordErrorRate)) · \(Format.points(check.delta)) · "
+                    + "[\(Format.points(check.deltaLower)), \(Format.points(check.deltaUpper))]</td>"
+            }
+            let verdict =
+                (point.antiContextChecks ?? []).isEmpty
+                ? "—"
+                : !point.passesAntiContextChecks
+                    ? "fails: "
+                        + (point.antiContextChecks ?? []).filter { !$0.passed }.map(\.corpus).joined(separator: ", ")
+                    : (point.antiContextChecks ?? []).contains(where: \.warning) ? "pass (warning)" : "pass"
+            out += "<td>\(e(verdict))</td></tr>"
+        }
+        out += "</tbody></table>"
+        out +=
+            "<p class=\"note\">Rates on the \(e(sweep.split)) split, rescored from one decoding pass; Δ is the change "
+            + "from the baseline on the same lattices. A check fails when the rise is above the tolerance and "
+            + "significant (interval above 0, or MAPSSWE p &lt; 0.05). ◆ recommended.</p>"
+        return out
     }
 
     func cost() -> String {

@@ -47,6 +47,12 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Points to confirm by full decoding.")
     var confirm = 3
 
+    @Option(
+        help: ArgumentHelp(
+            "How each point is scored: rescore lattices from one decoding pass, or decode in full "
+                + "(default: rescore for the set mix, decode for merged).", valueName: "rescore|decode"))
+    var points: SweepOptions.PointScoring?
+
     @Option(help: "Anti-context tolerance in WER points (a significant rise above it rules a point out).")
     var tolerance = Checks.antiContextTolerance
 
@@ -79,8 +85,7 @@ struct SweepCommand: ParsableCommand {
             variant: variant, weights: try weights.map { try list($0, "weights") } ?? [],
             phraseScales: try list(phraseScales, "phrase-scales"),
             templateScales: try list(templateScales, "template-scales"), budgets: try Self.budgetList(budgets),
-            confirm: confirm, tolerance: tolerance,
-            scaling: try Sweep.curve(scaling))
+            confirm: confirm, tolerance: tolerance, scaling: try Sweep.curve(scaling), pointScoring: points)
         guard options.weights.allSatisfy({ $0 <= 1 }) else { throw ValidationError("--weights must be within 0…1") }
         let sweep = Sweep(suite: try Suite.load(URL(fileURLWithPath: suite)), options: options)
         sweep.log = { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
@@ -177,8 +182,9 @@ enum SweepSummary {
         lines.append(
             String(
                 format:
-                    "cost: one decoding pass %.1f s; %ld points prepared in %.1f s and rescored in %.1f s = %.2f× one pass "
+                    "cost: one decoding pass %.1f s; %ld points prepared in %.1f s and %@ in %.1f s = %.2f× one pass "
                     + "(confirmations %.1f s)", cost.decodePassSeconds, cost.points, cost.prepareSeconds,
+                results.pointScoring == "decode" ? "decoded" : "rescored",
                 cost.rescoreSeconds, cost.multipleOfDecodePass, cost.confirmSeconds))
         if let r = results.recommendation {
             let p = r.parameters
@@ -200,3 +206,4 @@ enum SweepSummary {
         return lines.joined(separator: "\n")
     }
 }
+extension SweepOptions.PointScoring: ExpressibleByArgument {}

@@ -10,6 +10,9 @@ public struct SweepResults: Codable, Sendable, Equatable {
     public var split: String
     /// How the custom model was combined with the base model: `set` or `merged` (absent in older files).
     public var mix: String?
+    /// How the points were scored: `rescore` (lattices from one decoding pass) or `decode` (each in
+    /// full); absent in older files, which rescored.
+    public var pointScoring: String?
     public var points: [SweepPoint]
     public var recommendation: SweepRecommendation?
     /// Accuracy as distractor terms are added to the variant's data, fewest first; nil when not measured.
@@ -26,9 +29,11 @@ public struct SweepResults: Codable, Sendable, Equatable {
 
     public init(
         variant: String, corpus: String, antiContextCorpus: String? = nil, split: String = "dev", mix: String? = nil,
-        points: [SweepPoint], recommendation: SweepRecommendation? = nil, scaling: [ScalingPoint]? = nil
+        pointScoring: String? = nil, points: [SweepPoint], recommendation: SweepRecommendation? = nil,
+        scaling: [ScalingPoint]? = nil
     ) {
         self.mix = mix
+        self.pointScoring = pointScoring
         self.variant = variant
         self.corpus = corpus
         self.antiContextCorpus = antiContextCorpus

@@ -27,12 +27,34 @@ public struct SweepOptions: Sendable {
     public var tolerance: Double
     /// The scaling curve to measure with the shipped setting; nil for none.
     public var scaling: ScalingCurve?
+    /// How each point's hypotheses are made; nil for the variant's mix's default
+    /// (``PointScoring/default(for:)``).
+    public var pointScoring: PointScoring?
+
+    /// How a sweep turns a point's model into hypotheses.
+    public enum PointScoring: String, Sendable, Codable, CaseIterable {
+        /// Rescore word lattices from one decoding pass: a point costs a rescoring, not a decode.
+        case rescore
+        /// Decode the dev audio in full with every point's model: exact, and what a merged model is
+        /// cheap enough for.
+        case decode
+
+        /// Rescoring for the set mix, whose points all share the lattice's vocabulary and base model.
+        /// Full decodes for the merged mix: rescoring a λ = 0.9 lattice was 8.1 points of WER away from
+        /// a full decode at λ = 0.3 on chess dev (the pass had pruned what a weaker λ would have kept),
+        /// and its baseline inherits the same bias, which made anti-context rises look significant.
+        public static func `default`(for mix: LanguageModelMix) -> PointScoring {
+            mix == .merged ? .decode : .rescore
+        }
+    }
 
     public init(
         variant: String? = nil, weights: [Double] = [],
         phraseScales: [Double] = [0.1, 0.3, 1], templateScales: [Double] = [0.01, 0.1, 1], budgets: [Int?] = [nil],
-        confirm: Int = 3, tolerance: Double = Checks.antiContextTolerance, scaling: ScalingCurve? = nil
+        confirm: Int = 3, tolerance: Double = Checks.antiContextTolerance, scaling: ScalingCurve? = nil,
+        pointScoring: PointScoring? = nil
     ) {
+        self.pointScoring = pointScoring
         self.budgets = budgets.isEmpty ? [nil] : budgets
         self.scaling = scaling
         self.variant = variant
@@ -138,6 +160,7 @@ public final class Sweep {
         let firstPassWeight = sortedWeights.isEmpty ? variant.weight : sortedWeights[sortedWeights.count / 2]
         let full = try toolchain.prepare(variant.training, options: compilerOptions(weight: firstPassWeight)).artifact
         let boosted = full.manifest.boostedWords
+        let pointScoring = options.pointScoring ?? .default(for: prepareOptions.mix)
 
         let dev = try split("dev", domain: domain, anti: anti)
         log(
@@ -146,20 +169,34 @@ public final class Sweep {
 
         // One decoding pass into lattices, with the variant's full vocabulary at the grid's median
         // weight: a strongly biased pass prunes the unbiased alternatives out of the lattice, an
-        // unbiased one the custom words.
+        // unbiased one the custom words. With full decodes, the pass is the baseline's decode.
         var clock = Stopwatch()
-        let rescorer = try LatticeRescorer(
-            model: toolchain.model, configuration: Toolchain.configuration(full, weight: firstPassWeight))
-        for clip in dev.domainClips + dev.antiClips { try rescorer.add(clip) }
+        let allClips = dev.domainClips + dev.antiClips
+        let baselineHypotheses: [String]
+        var rescorer: LatticeRescorer?
+        switch pointScoring {
+        case .rescore:
+            let lattices = try LatticeRescorer(
+                model: toolchain.model, configuration: Toolchain.configuration(full, weight: firstPassWeight))
+            for clip in allClips { try lattices.add(clip) }
+            baselineHypotheses = try lattices.rescore(customModel: nil, weight: 0)
+            rescorer = lattices
+        case .decode:
+            baselineHypotheses = try decodeInParallel(allClips, nil)
+        }
         let decodePass = clock.lap()
-        log(String(format: "decoded the dev split once into lattices in %.1f s", decodePass))
+        log(
+            String(
+                format: pointScoring == .rescore
+                    ? "decoded the dev split once into lattices in %.1f s"
+                    : "decoded the dev split without customization in %.1f s; every point is decoded in full",
+                decodePass))
 
         // The shipped setting is always a point, so the recommendation can be compared with it.
         var grid = options.grid(weights: weights)
         let shipped = SweepParameters(weight: variant.weight, countScaling: ["phrases": 1, "templates": 1])
         if !grid.contains(shipped) { grid.append(shipped) }
 
-        let baselineHypotheses = try rescorer.rescore(customModel: nil, weight: 0)
         let baselineDomain = score(dev.domain, Array(baselineHypotheses.prefix(dev.domain.count)), boosted: boosted)
         let baselineAnti = antiContextRecords(dev, Array(baselineHypotheses.dropFirst(dev.domain.count)))
 
@@ -180,9 +217,11 @@ public final class Sweep {
             artifacts[parameters] = artifact
             let prepared = step.lap()
             prepareSeconds += prepared
-            let hypotheses = try rescorer.rescore(
-                customModel: artifact.languageModel, weight: parameters.weight,
-                containsBaseModel: artifact.manifest.containsBaseModel)
+            let hypotheses =
+                try rescorer?.rescore(
+                    customModel: artifact.languageModel, weight: parameters.weight,
+                    containsBaseModel: artifact.manifest.containsBaseModel)
+                ?? decodeInParallel(allClips, Toolchain.configuration(artifact, weight: parameters.weight))
             rescoreSeconds += step.lap()
             let onDomain = score(dev.domain, Array(hypotheses.prefix(dev.domain.count)), boosted: boosted)
             let onAnti = score(dev.anti, Array(hypotheses.dropFirst(dev.domain.count)), boosted: [])
@@ -194,14 +233,16 @@ public final class Sweep {
                     boostedWordErrorRate: onDomain.boosted?.boostedWordErrorRate ?? 0,
                     unboostedWordErrorRate: onDomain.boosted?.unboostedWordErrorRate ?? 0,
                     antiContextWordErrorRate: dev.anti.isEmpty ? nil : onAnti.rates.wordErrorRate,
-                    prepareSeconds: artifact.manifest.timings.total, rescoredWER: onDomain.rates.wordErrorRate,
+                    prepareSeconds: artifact.manifest.timings.total,
+                    rescoredWER: rescorer == nil ? nil : onDomain.rates.wordErrorRate,
+                    decodedWER: rescorer == nil ? onDomain.rates.wordErrorRate : nil,
                     antiContextChecks: antiContextChecks(dev, baseline: baselineAnti, customized: antiRecords)))
         }
         Self.markPareto(&points)
         log(
             String(
-                format: "rescored %ld points in %.1f s (+ %.1f s preparing)", points.count, rescoreSeconds,
-                prepareSeconds))
+                format: "%@ %ld points in %.1f s (+ %.1f s preparing)",
+                pointScoring == .rescore ? "rescored" : "decoded", points.count, rescoreSeconds, prepareSeconds))
 
         // Recommend the largest B-WER gain among the points that pass every anti-context check (the
         // run's rule: a rise above the tolerance fails only when significant); ties go to fewer samples.
@@ -228,7 +269,9 @@ public final class Sweep {
         .map(\.parameters)
         var confirmed = Set<SweepParameters>()
         var confirmSeconds = 0.0
-        for parameters in confirmOrder where confirmed.count < options.confirm && !confirmed.contains(parameters) {
+        // Fully decoded points need no confirmation.
+        let toConfirm = rescorer == nil ? 0 : options.confirm
+        for parameters in confirmOrder where confirmed.count < toConfirm && !confirmed.contains(parameters) {
             confirmed.insert(parameters)
             var step = Stopwatch()
             let configuration = Toolchain.configuration(artifacts[parameters]!, weight: parameters.weight)
@@ -244,13 +287,15 @@ public final class Sweep {
         log("evaluating the recommendation once on the test split")
         let test = try split("test", domain: domain, anti: anti)
         let configuration = Toolchain.configuration(artifacts[chosen.parameters]!, weight: chosen.parameters.weight)
-        let testCustom = score(test.domain, try decode(test.domainClips, configuration), boosted: boosted)
-        let testBase = score(test.domain, try decode(test.domainClips, nil), boosted: boosted)
+        let testCustom = score(test.domain, try decodeInParallel(test.domainClips, configuration), boosted: boosted)
+        let testBase = score(test.domain, try decodeInParallel(test.domainClips, nil), boosted: boosted)
         let testAnti =
             test.anti.isEmpty
-            ? nil : score(test.anti, try decode(test.antiClips, configuration), boosted: []).rates.wordErrorRate
+            ? nil
+            : score(test.anti, try decodeInParallel(test.antiClips, configuration), boosted: []).rates.wordErrorRate
         let testAntiBaseline =
-            test.anti.isEmpty ? nil : score(test.anti, try decode(test.antiClips, nil), boosted: []).rates.wordErrorRate
+            test.anti.isEmpty
+            ? nil : score(test.anti, try decodeInParallel(test.antiClips, nil), boosted: []).rates.wordErrorRate
         func summary(_ metrics: SystemMetrics) -> MetricSummary {
             MetricSummary(
                 wordErrorRate: metrics.rates.wordErrorRate, sentenceErrorRate: metrics.rates.sentenceErrorRate,
@@ -266,7 +311,7 @@ public final class Sweep {
         }
         let results = SweepResults(
             variant: variant.name, corpus: domain.name, antiContextCorpus: anti.first?.name, split: "dev",
-            mix: prepareOptions.mix.rawValue,
+            mix: prepareOptions.mix.rawValue, pointScoring: pointScoring.rawValue,
             points: points,
             recommendation: SweepRecommendation(
                 parameters: chosen.parameters, reason: reason, testSplit: "test", test: summary(testCustom),

@@ -43,9 +43,12 @@ struct SweepTests {
         #expect(recommendation.test.wordErrorRate < recommendation.testBaseline.wordErrorRate)
         #expect(recommended.totalSamples == chosen.samplesUsed)
         #expect(cost.decodePassSeconds > 0 && cost.points == 17)
+        #expect(results.pointScoring == "rescore")
     }
 
-    @Test("A merged variant's sweep covers λ up to 0.99; at the top, B-WER is no higher and anti-context WER no lower")
+    @Test(
+        "A merged variant's sweep decodes each λ up to 0.99 in full; at the top, B-WER is no higher and anti-context WER no lower"
+    )
     func mergedSweep() throws {
         let suite = try MiniSuite(mix: "merged")
         let sweep = Sweep(
@@ -54,6 +57,9 @@ struct SweepTests {
             toolchain: Toolchain(cacheFolder: suite.folder.appendingPathComponent("cache")))
         let (results, _, _) = try sweep.run()
         #expect(results.mix == "merged")
+        // Each λ is decoded in full (rescoring a lattice made at one λ misjudges another).
+        #expect(results.pointScoring == "decode")
+        #expect(results.points.allSatisfy { $0.decodedWER == $0.wordErrorRate && $0.rescoredWER == nil })
         let curve = results.curve
         #expect(curve.map(\.parameters.weight) == SweepOptions.defaultWeights(for: .merged))
         #expect(curve.last!.parameters.weight >= 0.95)

@@ -302,8 +302,11 @@ public struct HTMLReport: Sendable {
         }
         out += "</tbody></table>"
         out +=
-            "<p class=\"note\">Rates on the \(e(sweep.split)) split, rescored from one decoding pass; Δ is the change "
-            + "from the baseline on the same lattices. A check fails when the rise is above the tolerance and "
+            "<p class=\"note\">Rates on the \(e(sweep.split)) split, "
+            + (sweep.pointScoring == "decode"
+                ? "each point decoded in full; Δ is the change from the baseline decoded on the same audio."
+                : "rescored from one decoding pass; Δ is the change from the baseline on the same lattices.")
+            + " A check fails when the rise is above the tolerance and "
             + "significant (interval above 0, or MAPSSWE p &lt; 0.05). ◆ recommended.</p>"
         return out
     }

@@ -224,8 +224,10 @@ public final class Sweep {
                 ?? decodeInParallel(allClips, Toolchain.configuration(artifact, weight: parameters.weight))
             rescoreSeconds += step.lap()
             let onDomain = score(dev.domain, Array(hypotheses.prefix(dev.domain.count)), boosted: boosted)
-            let onAnti = score(dev.anti, Array(hypotheses.dropFirst(dev.domain.count)), boosted: [])
+            // Each anti-context utterance is aligned once: the checks read the corpora apart, the
+            // point's anti-context WER all of them together.
             let antiRecords = antiContextRecords(dev, Array(hypotheses.dropFirst(dev.domain.count)))
+            let onAnti = Aggregation.metrics(of: antiRecords.flatMap { $0 }, normalizer: settings.normalizer)
             points.append(
                 SweepPoint(
                     parameters: parameters, samplesUsed: artifact.manifest.samples,
@@ -384,7 +386,8 @@ public final class Sweep {
     }
 
     /// Each anti-context corpus's check at one point, by the run's rule (``Checks/antiContextOutcome``)
-    /// and the gate's significance tests, against the baseline rescored from the same lattices.
+    /// and the gate's significance tests, against the baseline made the same way (rescored from the
+    /// same lattices, or decoded in full).
     func antiContextChecks(
         _ split: Split, baseline: [[UtteranceRecord]], customized: [[UtteranceRecord]]
     ) -> [SweepAntiContextCheck] {

@@ -46,7 +46,13 @@ struct Prepare: ParsableCommand {
             "Merged: history (λ from how well each side explains the history) or constant (SRILM's static λ = weight).")
     var interpolation = MergeOptions.Interpolation.historyDependent
 
-    @Option(help: "Merged: share of a phrase's count that counts it as a whole utterance, 0…1.")
+    @Option(
+        help: ArgumentHelp(
+            "How phrases are framed: fragments (part of what is said) or sentences (whole utterances).",
+            discussion: "Default: sentences for the set mix, fragments for merged.", valueName: "fragments|sentences"))
+    var phrases: PhraseFraming?
+
+    @Option(help: "Fragments: share of a phrase's count that counts it as a whole utterance, 0…1.")
     var boundaryShare = PrepareOptions().boundaryShare
 
     @Flag(help: "Merged: keep the merged model's ARPA text (about 100 MB) beside the binary.")
@@ -77,7 +83,7 @@ struct Prepare: ParsableCommand {
             order: order, spellingAlternates: spellingAlternates, limits: TrainingDataLimits(sampleBudget: budget),
             backgroundMass: backgroundMass, compounds: compounds, mix: mix, weight: weight,
             unigramWeight: unigramWeight, tempering: tempering, boundaryShare: boundaryShare, keepMergedARPA: keepArpa,
-            interpolation: interpolation)
+            interpolation: interpolation, phrases: phrases)
         if let export {
             try Toolchain.loadTrainingData(url).export(to: URL(fileURLWithPath: export), limits: options.limits)
         }
@@ -106,6 +112,9 @@ struct Prepare: ParsableCommand {
             } else {
                 print("  set mix: interpolated with the base model at decode time")
             }
+            print(
+                manifest.boundaryShare.map { "  phrases as fragments: boundary n-grams count \($0) of each phrase" }
+                    ?? "  phrases as sentences: every phrase is a whole utterance")
             print(
                 "  vocabulary: \(artifact.vocabulary.lastPathComponent), \(manifest.vocabulary.entries.count) entries, "
                     + "\(manifest.vocabulary.outOfVocabulary.count) new words")
@@ -151,3 +160,4 @@ struct Prepare: ParsableCommand {
 }
 
 extension MergeOptions.Interpolation: ExpressibleByArgument {}
+extension PhraseFraming: ExpressibleByArgument {}

@@ -42,6 +42,12 @@ struct Run: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Frame every variant's phrases as fragments or as sentences (default: each variant's own).",
+            valueName: "fragments|sentences"))
+    var phrases: PhraseFraming?
+
+    @Option(
+        help: ArgumentHelp(
             "Score every corpus that names a split on this one instead (e.g. dev, to compare settings without "
                 + "looking at test).", valueName: "split"))
     var split: String?
@@ -61,6 +67,9 @@ struct Run: ParsableCommand {
         }
         if let interpolation {
             for index in suiteFile.variants.indices { suiteFile.variants[index].interpolation = interpolation }
+        }
+        if let phrases {
+            for index in suiteFile.variants.indices { suiteFile.variants[index].phrases = phrases }
         }
         if let split {
             for index in suiteFile.corpora.indices where suiteFile.corpora[index].split != nil {

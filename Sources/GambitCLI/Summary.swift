@@ -5,15 +5,24 @@ import Results
 enum Summary {
     static func text(_ results: RunResults) -> String {
         func pct(_ value: Double?) -> String { value.map { String(format: "%6.2f%%", $0 * 100) } ?? "     —" }
-        var lines = ["", "corpus     system                        WER     B-WER    U-WER   term F1  utts  failed"]
-        for system in results.systems {
-            let name =
-                system.recognizer.map { "external: \($0)" }
+        func name(_ system: SystemResults) -> String {
+            system.recognizer.map { "external: \($0)" }
                 ?? (system.mode == .customized ? "customized: \(system.variant ?? "")" : system.mode.rawValue)
+        }
+        // Columns as wide as their longest entry, so that no name is cut.
+        let corpusWidth = max(results.systems.map(\.corpus.count).max() ?? 0, "corpus".count) + 1
+        let systemWidth = max(results.systems.map { name($0).count }.max() ?? 0, 28)
+        var lines = [
+            "",
+            "corpus".padding(toLength: corpusWidth, withPad: " ", startingAt: 0)
+                + "system".padding(toLength: systemWidth, withPad: " ", startingAt: 0)
+                + "     WER     B-WER    U-WER   term F1  utts  failed",
+        ]
+        for system in results.systems {
             let m = system.metrics
             lines.append(
-                system.corpus.padding(toLength: 11, withPad: " ", startingAt: 0)
-                    + name.padding(toLength: 28, withPad: " ", startingAt: 0)
+                system.corpus.padding(toLength: corpusWidth, withPad: " ", startingAt: 0)
+                    + name(system).padding(toLength: systemWidth, withPad: " ", startingAt: 0)
                     + " \(pct(m.rates.wordErrorRate))  \(pct(m.boosted?.boostedWordErrorRate))  "
                     + "\(pct(m.boosted?.unboostedWordErrorRate))  \(pct(m.terms?.overall.f1))  "
                     + String(format: "%4ld  %6ld", system.utterances.count, system.failures.failed))

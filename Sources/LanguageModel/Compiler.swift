@@ -15,6 +15,17 @@ public enum LanguageModelMix: String, Sendable, Hashable, Codable, CaseIterable 
     case set
 }
 
+/// How a phrase of the training data is framed when it is counted.
+public enum PhraseFraming: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Every phrase is a whole utterance: its `<s> w1` and `wn </s>` n-grams count fully, so the model
+    /// expects an utterance to begin and end where the phrase does.
+    case sentences
+    /// A phrase may be part of what is said (Apple's `PhraseCount` holds "an exact phrase or part of
+    /// a phrase"): its boundary n-grams count only for the ``PrepareOptions/boundaryShare``, and the
+    /// rest is left to the base model, which predicts the words around it; inner n-grams count fully.
+    case fragments
+}
+
 /// What `prepare` needs to know beyond the training data.
 public struct PrepareOptions: Sendable, Hashable, Codable {
     /// How the customization is combined with the base model.
@@ -28,7 +39,9 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     public var tempering: Double
     /// Merged mix only: a history-dependent λ(h), or SRILM's constant λ = ``weight``.
     public var interpolation: MergeOptions.Interpolation
-    /// Merged mix only: the share of a phrase's count for which it is a whole utterance (its `<s> w1`
+    /// How phrases are framed; nil is the mix's default (``defaultPhraseFraming(for:)``).
+    public var phrases: PhraseFraming?
+    /// With fragments: the share of a phrase's count for which it is a whole utterance (its `<s> w1`
     /// and `wn </s>` n-grams); the rest leaves the words around a fragment to the base model.
     public var boundaryShare: Double
     /// Merged mix only: keep the merged model's ARPA text (about 100 MB) beside the binary.
@@ -60,9 +73,10 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
         compoundSplitShare: Double = 0.01, mix: LanguageModelMix = .set, weight: Double = 0.5,
         unigramWeight: Double = MergeOptions().unigramWeight, tempering: Double = MergeOptions().tempering,
         boundaryShare: Double = PrepareOptions.defaultBoundaryShare, keepMergedARPA: Bool = false,
-        interpolation: MergeOptions.Interpolation = .historyDependent
+        interpolation: MergeOptions.Interpolation = .historyDependent, phrases: PhraseFraming? = nil
     ) {
         self.mix = mix
+        self.phrases = phrases
         self.interpolation = interpolation
         self.weight = weight
         self.unigramWeight = unigramWeight
@@ -80,9 +94,19 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
 }
 
 extension PrepareOptions {
-    /// The default of ``boundaryShare`` for the experimental merged mix (not yet measured on the
-    /// shipped suite; step 6 measures fragments against sentences).
+    /// The default of ``boundaryShare`` for phrases framed as fragments.
     public static let defaultBoundaryShare = 0.5
+
+    /// How a mix frames phrases unless told: the set as sentences, the merged mix as fragments.
+    public static func defaultPhraseFraming(for mix: LanguageModelMix) -> PhraseFraming {
+        mix == .merged ? .fragments : .sentences
+    }
+
+    /// The framing in effect.
+    public var phraseFraming: PhraseFraming { phrases ?? Self.defaultPhraseFraming(for: mix) }
+
+    /// The share of a phrase's count given to its boundary n-grams: 1 for sentences.
+    public var effectiveBoundaryShare: Double { phraseFraming == .fragments ? boundaryShare : 1 }
 
     /// The merge settings these options give.
     public var mergeOptions: MergeOptions {
@@ -94,13 +118,15 @@ extension PrepareOptions {
     public var normalized: PrepareOptions {
         var options = self
         let defaults = PrepareOptions()
+        let framing = phraseFraming
+        options.phrases = framing == Self.defaultPhraseFraming(for: mix) ? nil : framing
+        if framing == .sentences { options.boundaryShare = defaults.boundaryShare }
         switch mix {
         case .set:
             options.weight = defaults.weight
             options.unigramWeight = defaults.unigramWeight
             options.tempering = defaults.tempering
             options.interpolation = defaults.interpolation
-            options.boundaryShare = defaults.boundaryShare
             options.keepMergedARPA = false
         case .merged:
             options.backgroundMass = defaults.backgroundMass
@@ -220,9 +246,9 @@ public final class LanguageModelCompiler {
             options.compounds
             ? Compounds.find(in: sentences, startingWith: Set(boostedWords)) : Compounds(phrases: [])
         let split = min(max(options.compoundSplitShare, 0), 1)
-        // The first generation framed every phrase as a whole utterance; the merged model treats it
-        // as a fragment whose surroundings the base model predicts.
-        let boundary = options.mix == .merged ? options.boundaryShare : 1
+        // Sentences frame every phrase as a whole utterance; fragments leave part of each phrase's
+        // count to the words around it, which the base model predicts.
+        let boundary = options.effectiveBoundaryShare
         for sentence in sentences {
             let joined = compounds.join(sentence.tokens)
             if joined.count == sentence.tokens.count {
@@ -327,7 +353,8 @@ public final class LanguageModelCompiler {
             boostedTerms: boostedTerms, templates: templates,
             compounds: compounds.phrases.map { $0.joined(separator: " ") }, mix: options.mix,
             merge: options.mix == .merged ? options.mergeOptions : nil,
-            boundaryShare: options.mix == .merged ? options.boundaryShare : nil, mergeStatistics: mergeStatistics,
+            boundaryShare: options.phraseFraming == .fragments ? options.boundaryShare : nil,
+            mergeStatistics: mergeStatistics,
             baseModelFingerprint: baseFingerprint)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -160,6 +160,9 @@ public struct NGramCounts: Sendable {
     /// has no dictionary entry). In backoff form the stored probabilities are the interpolated ones
     /// and backoff(h) = t(h) / (c(h) + t(h)), which makes every distribution sum to exactly one.
     ///
+    /// A history with escape mass e(h) (sentences added as fragments) gives it to the lower order
+    /// too: P(w | h) = (c(h w) + (t(h) + e(h)) · P(w | h′)) / (c(h) + t(h) + e(h)).
+    ///
     /// Witten-Bell depends on the scale of the counts: the same data with all counts divided by 100
     /// is smoothed more. Counts from Apple-style training data (tens to thousands) are in its range.
     /// - Parameter includeUnknownWord: Whether to add `<unk>` to the vocabulary.
@@ -213,18 +216,26 @@ public struct NGramCounts: Sendable {
                 historyTotals[parent] += counts.counts[node]
                 historyTypes[parent] += min(1, counts.counts[node])
             }
+            // A fragment's escape mass (see `add(_:count:boundaryShare:)`) continues with words this
+            // data does not name: it goes to the lower order with the history's types.
+            var historyEscapes = [Double](repeating: 0, count: historyCount)
+            if level - 1 < escapes.count {
+                for (node, mass) in escapes[level - 1] where Int(node) < historyCount {
+                    historyEscapes[Int(node)] = mass
+                }
+            }
             var levelLinear = [Double](repeating: 0, count: counts.counts.count)
             for node in counts.counts.indices {
                 let parent = Int(counts.parents[node])
                 let lower = lowerLinear[Int(counts.suffixes[node])]
+                let toLower = historyTypes[parent] + historyEscapes[parent]
                 levelLinear[node] =
-                    (counts.counts[node] + historyTypes[parent] * lower)
-                    / (historyTotals[parent] + historyTypes[parent])
+                    (counts.counts[node] + toLower * lower) / (historyTotals[parent] + toLower)
             }
             for history in 0..<historyCount where historyTotals[history] > 0 {
+                let toLower = historyTypes[history] + historyEscapes[history]
                 modelLevels[level - 1].isHistory[history] = true
-                modelLevels[level - 1].backoffs[history] = log10(
-                    historyTypes[history] / (historyTotals[history] + historyTypes[history]))
+                modelLevels[level - 1].backoffs[history] = log10(toLower / (historyTotals[history] + toLower))
             }
             modelLevels[level].index = counts.index
             modelLevels[level].parents = counts.parents

@@ -49,7 +49,10 @@ public struct Suite: Sendable, Equatable {
         /// How the customization is combined with the base model (`mix: set` or `mix: merged`);
         /// nil for the compiler's default, the set.
         public var mix: LanguageModelMix?
-        /// Overrides the merged model's boundary share (see `PrepareOptions`).
+        /// `phrases: fragments | sentences`: how the compiler frames each phrase (see `PhraseFraming`);
+        /// nil for the mix's default.
+        public var phrases: PhraseFraming?
+        /// Overrides the boundary share of phrases framed as fragments (see `PrepareOptions`).
         public var boundaryShare: Double?
         /// Merged mix: `interpolation: constant` for SRILM's static λ = weight (default `history`).
         public var interpolation: MergeOptions.Interpolation?
@@ -60,6 +63,7 @@ public struct Suite: Sendable, Equatable {
             if let backgroundMass { options.backgroundMass = backgroundMass }
             if let compounds { options.compounds = compounds }
             if let mix { options.mix = mix }
+            if let phrases { options.phrases = phrases }
             if let boundaryShare { options.boundaryShare = boundaryShare }
             if let interpolation { options.interpolation = interpolation }
             options.weight = weight
@@ -189,6 +193,13 @@ public struct Suite: Sendable, Equatable {
                 }
                 boundaryShare = value
             }
+            var phrases: PhraseFraming?
+            if let text = try string(mapping, "phrases", required: false) {
+                guard let value = PhraseFraming(rawValue: text) else {
+                    throw fail(mapping["phrases"], "phrases must be fragments or sentences, not '\(text)'")
+                }
+                phrases = value
+            }
             var interpolation: MergeOptions.Interpolation?
             if let text = try string(mapping, "interpolation", required: false) {
                 guard let value = MergeOptions.Interpolation(rawValue: text) else {
@@ -201,6 +212,7 @@ public struct Suite: Sendable, Equatable {
                 weight: weight, corpora: applies, backgroundMass: backgroundMass,
                 compounds: try flag(mapping, "compounds"), mix: mix, boundaryShare: boundaryShare)
             variant.interpolation = interpolation
+            variant.phrases = phrases
             variants.append(variant)
         }
         if Set(variants.map(\.name)).count != variants.count {

@@ -17,6 +17,14 @@ struct TextsAndPlanTests {
         #expect(texts.count { $0.split == "test" } == 24)
     }
 
+    @Test("carrier: each domain's 24 sentences, 12 dev and 12 test", arguments: ["chess", "medical", "contacts"])
+    func carrierCorpora(domain: String) throws {
+        let url = TestSupport.packageRoot.appendingPathComponent("Corpora/carrier/\(domain)/texts.tsv")
+        let texts = try CorpusText.load(url)
+        #expect(texts.count == 24 && texts.allSatisfy { $0.id.hasPrefix("\(domain)-long-") })
+        #expect(texts.count { $0.split == "dev" } == 12 && texts.count { $0.split == "test" } == 12)
+    }
+
     @Test func plainTextFilesGetNumberedIds() throws {
         let url = try fixture("phrases.txt", "call siobhan\n\n  text nguyen i'm running late  \n")
         #expect(

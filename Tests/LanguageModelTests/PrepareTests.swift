@@ -60,6 +60,33 @@ struct PrepareTests {
         #expect(inDomain.perplexity < outOfDomain.perplexity)
     }
 
+    @Test("Phrases as fragments leave the words around a phrase to the base model; the inner n-grams keep theirs")
+    func fragments() throws {
+        func model(_ phrases: PhraseFraming) throws -> (BackoffModel, PreparedModel) {
+            let folder = try TestSupport.temporaryDirectory("phrases-\(phrases)")
+            let artifact = try toolchain.compiler.prepare(
+                seedChessData(), output: folder, options: PrepareOptions(phrases: phrases)
+            ).artifact
+            return (try BackoffModel(arpaFile: artifact.arpa), artifact.manifest)
+        }
+        let (sentences, sentencesManifest) = try model(.sentences)
+        let (fragments, fragmentsManifest) = try model(.fragments)
+        #expect(sentencesManifest.boundaryShare == nil && fragmentsManifest.boundaryShare == 0.5)
+        #expect(sentencesManifest.inputFingerprint != fragmentsManifest.inputFingerprint)
+        #expect(fragments.normalizationFailures(tolerance: 1e-4).isEmpty)
+        func p(_ model: BackoffModel, _ word: String, _ context: [String]) throws -> Double {
+            try #require(model.logProb(of: word, after: context))
+        }
+        // "please play the winawer variation": a word the data never starts with may come first, and
+        // the phrase may go on after its last word.
+        #expect(try p(fragments, "<unk>", ["<s>"]) > p(sentences, "<unk>", ["<s>"]) + 1)
+        #expect(try p(fragments, "play", ["<s>"]) < p(sentences, "play", ["<s>"]))
+        #expect(try p(fragments, "</s>", ["winawer", "variation"]) < p(sentences, "</s>", ["winawer", "variation"]))
+        // Inside the phrase nothing changes.
+        let inner = try p(fragments, "variation", ["the", "winawer"]) - p(sentences, "variation", ["the", "winawer"])
+        #expect(abs(inner) < 1e-3)
+    }
+
     @Test("A boosted word and the words that only ever go with it become one compound token")
     func compounds() throws {
         let data = CustomLanguageModelData(locale: Locale(identifier: "en_US"), identifier: "c", version: "1") {

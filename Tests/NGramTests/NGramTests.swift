@@ -82,6 +82,37 @@ struct EstimationTests {
         }
     }
 
+    @Test("a fragment's boundary n-grams count for its share; the rest goes to the lower order")
+    func handComputedFragment() throws {
+        var counts = NGramCounts(order: 2)
+        counts.add(["a", "b"], count: 2, boundaryShare: 0.25)
+        let model = counts.estimateWittenBell()
+        // Unigrams: a and b twice each, </s> 0.5 times (4.5 in all, 2.5 types); vocabulary a, b, </s>, <unk>.
+        let pA = (2 + 2.5 / 4) / 7.0
+        #expect(abs(try #require(model.logProb(of: "a", after: [])) - log10(pA)) < 1e-12)
+        // After <s>: a 0.5 times (half a type), and 1.5 that came after words this data does not name.
+        #expect(abs(try #require(model.logProb(of: "a", after: ["<s>"])) - log10((0.5 + 2 * pA) / 2.5)) < 1e-12)
+        #expect(abs(try #require(model.logProb(of: "<unk>", after: ["<s>"])) - log10(2 / 2.5 * 0.625 / 7)) < 1e-12)
+        // After b: </s> 0.5 times, and 1.5 that went on with other words.
+        let pEnd = (0.5 + 2.5 / 4) / 7
+        #expect(abs(try #require(model.logProb(of: "</s>", after: ["b"])) - log10((0.5 + 2 * pEnd) / 2.5)) < 1e-12)
+        // The inner bigram counts fully.
+        #expect(abs(try #require(model.logProb(of: "b", after: ["a"])) - log10((2 + pA) / 3)) < 1e-12)
+        #expect(model.normalizationFailures(tolerance: 1e-9) == [])
+    }
+
+    @Test("fragments still sum to one for every history", arguments: [0.0, 0.3, 0.9])
+    func fragmentsSumToOne(share: Double) {
+        var counts = NGramCounts(order: 3)
+        for sentence in randomSentences(count: 400, vocabulary: 40, seed: 7) {
+            counts.add(sentence.tokens, count: sentence.count, boundaryShare: share)
+        }
+        for backgroundMass in [0, 0.9] {
+            let model = counts.estimateWittenBell(backgroundMass: backgroundMass)
+            #expect(model.normalizationFailures(tolerance: 1e-4) == [])
+        }
+    }
+
     @Test("a broken model fails the normalization check")
     func checkCanFail() throws {
         var counts = NGramCounts(order: 2)

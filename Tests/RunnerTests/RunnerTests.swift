@@ -1,5 +1,6 @@
 import Foundation
 import GambitTestSupport
+import LanguageModel
 import NGram
 import Results
 import Runner
@@ -199,6 +200,22 @@ struct SuiteFileTests {
             _ = try Suite.load(file)
         } throws: { error in
             "\(error)".contains("interpolation must be history or constant") && "\(error)".contains("suite.yaml:5")
+        }
+        // Phrases: each mix has its default framing, and either mix takes the other.
+        try write("phrases: fragments, boundaryShare: 0.3")
+        let fragments = try #require(try Suite.load(file).variants.first).prepareOptions
+        #expect(fragments.phraseFraming == .fragments && fragments.effectiveBoundaryShare == 0.3)
+        try write("mix: merged, phrases: sentences, boundaryShare: 0.3")
+        let sentences = try #require(try Suite.load(file).variants.first).prepareOptions
+        #expect(sentences.phraseFraming == .sentences && sentences.effectiveBoundaryShare == 1)
+        #expect(sentences.normalized == PrepareOptions(mix: .merged, weight: 0.5, phrases: .sentences).normalized)
+        try write("weight: 0.5")
+        #expect(try #require(try Suite.load(file).variants.first).prepareOptions.phraseFraming == .sentences)
+        try write("phrases: paragraphs")
+        #expect {
+            _ = try Suite.load(file)
+        } throws: { error in
+            "\(error)".contains("phrases must be fragments or sentences") && "\(error)".contains("suite.yaml:5")
         }
     }
 }

@@ -49,7 +49,7 @@ struct Prepare: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "How phrases are framed: fragments (part of what is said) or sentences (whole utterances).",
-            discussion: "Default: fragments.", valueName: "fragments|sentences"))
+            discussion: "Default: sentences for the set mix, fragments for merged.", valueName: "fragments|sentences"))
     var phrases: PhraseFraming?
 
     @Option(help: "Fragments: share of a phrase's count that counts it as a whole utterance, 0…1.")

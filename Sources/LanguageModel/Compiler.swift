@@ -39,7 +39,7 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     public var tempering: Double
     /// Merged mix only: a history-dependent λ(h), or SRILM's constant λ = ``weight``.
     public var interpolation: MergeOptions.Interpolation
-    /// How phrases are framed; nil is the default (``defaultPhraseFraming``).
+    /// How phrases are framed; nil is the mix's default (``defaultPhraseFraming(for:)``).
     public var phrases: PhraseFraming?
     /// With fragments: the share of a phrase's count for which it is a whole utterance (its `<s> w1`
     /// and `wn </s>` n-grams); the rest leaves the words around a fragment to the base model.
@@ -97,13 +97,13 @@ extension PrepareOptions {
     /// The default of ``boundaryShare`` for phrases framed as fragments.
     public static let defaultBoundaryShare = 0.5
 
-    /// How phrases are framed unless told: as fragments, for both mixes. On the dev split (weight 0.5,
-    /// boundary share 0.5) fragments gained 0.3–1.0 points of WER on every carrier corpus and lost at
-    /// most 0.6 on the verbatim ones (README, "Measured").
-    public static let defaultPhraseFraming = PhraseFraming.fragments
+    /// How a mix frames phrases unless told: the set as sentences, the merged mix as fragments.
+    public static func defaultPhraseFraming(for mix: LanguageModelMix) -> PhraseFraming {
+        mix == .merged ? .fragments : .sentences
+    }
 
     /// The framing in effect.
-    public var phraseFraming: PhraseFraming { phrases ?? Self.defaultPhraseFraming }
+    public var phraseFraming: PhraseFraming { phrases ?? Self.defaultPhraseFraming(for: mix) }
 
     /// The share of a phrase's count given to its boundary n-grams: 1 for sentences.
     public var effectiveBoundaryShare: Double { phraseFraming == .fragments ? boundaryShare : 1 }
@@ -119,7 +119,7 @@ extension PrepareOptions {
         var options = self
         let defaults = PrepareOptions()
         let framing = phraseFraming
-        options.phrases = framing == Self.defaultPhraseFraming ? nil : framing
+        options.phrases = framing == Self.defaultPhraseFraming(for: mix) ? nil : framing
         if framing == .sentences { options.boundaryShare = defaults.boundaryShare }
         switch mix {
         case .set:

@@ -50,7 +50,7 @@ public struct Suite: Sendable, Equatable {
         /// nil for the compiler's default, the set.
         public var mix: LanguageModelMix?
         /// `phrases: fragments | sentences`: how the compiler frames each phrase (see `PhraseFraming`);
-        /// nil for the default, fragments.
+        /// nil for the mix's default.
         public var phrases: PhraseFraming?
         /// Overrides the boundary share of phrases framed as fragments (see `PrepareOptions`).
         public var boundaryShare: Double?

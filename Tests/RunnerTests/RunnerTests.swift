@@ -201,7 +201,7 @@ struct SuiteFileTests {
         } throws: { error in
             "\(error)".contains("interpolation must be history or constant") && "\(error)".contains("suite.yaml:5")
         }
-        // Phrases: fragments unless told, for either mix.
+        // Phrases: each mix has its default framing, and either mix takes the other.
         try write("phrases: fragments, boundaryShare: 0.3")
         let fragments = try #require(try Suite.load(file).variants.first).prepareOptions
         #expect(fragments.phraseFraming == .fragments && fragments.effectiveBoundaryShare == 0.3)
@@ -210,7 +210,7 @@ struct SuiteFileTests {
         #expect(sentences.phraseFraming == .sentences && sentences.effectiveBoundaryShare == 1)
         #expect(sentences.normalized == PrepareOptions(mix: .merged, weight: 0.5, phrases: .sentences).normalized)
         try write("weight: 0.5")
-        #expect(try #require(try Suite.load(file).variants.first).prepareOptions.phraseFraming == .fragments)
+        #expect(try #require(try Suite.load(file).variants.first).prepareOptions.phraseFraming == .sentences)
         try write("phrases: paragraphs")
         #expect {
             _ = try Suite.load(file)

@@ -106,7 +106,7 @@ struct Prepare: ParsableCommand {
                     ? "constant λ \(merge.weight) at every history (SRILM's static interpolation)"
                     : "weight π \(merge.weight), unigram weight π₀ \(merge.unigramWeight), tempering \(merge.tempering)"
                 print(
-                    "  merged with the base model: \(weights), boundary share \(manifest.boundaryShare ?? 1); "
+                    "  merged with the base model: \(weights); "
                         + "\(statistics.mixedHistories.map(String.init).joined(separator: "/")) histories mixed"
                         + (merge.interpolation == .constant ? "" : ", λ(h) min/median/max \(lambda)"))
             } else {

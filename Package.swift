@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "gambit", targets: ["GambitCLI"]),
         .executable(name: "gambit-bench", targets: ["GambitBenchmarks"]),
+        .executable(name: "gambit-fuzz", targets: ["GambitFuzz"]),
         .library(name: "Gambit", targets: ["Audio", "Recognition"]),
     ],
     dependencies: [
@@ -92,6 +93,10 @@ let package = Package(
             dependencies: ["Audio", "Recognition", "LanguageModel", "NGram", "TrainingData", "Runner"]),
         .executableTarget(name: "ScoringBenchmark", dependencies: ["Scoring"]),
 
+        // Fuzzing (scripts/fuzz.sh): every parser of a user's file, driven as the command line drives it.
+        .target(name: "FuzzTargets", dependencies: ["Corpus", "Results", "Runner", "Scoring", "TrainingData"]),
+        .executableTarget(name: "GambitFuzz", dependencies: ["FuzzTargets"]),
+
         // Tests.
         .target(name: "GambitTestSupport", path: "Sources/GambitTestSupport"),
         .target(
@@ -117,6 +122,7 @@ let package = Package(
         .testTarget(
             name: "GateTests",
             dependencies: ["Gate", "Results", "ResultsFixtures", "Reporting", "Scoring", "CXMLSchema"]),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "GambitTestSupport"]),
         .testTarget(
             name: "LanguageModelTests",
             dependencies: [

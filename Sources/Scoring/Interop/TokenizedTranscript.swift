@@ -26,13 +26,20 @@ struct TokenizedTranscript {
 /// through ``Normalizer/normalize(_:)``, so both paths give the same words.
 final class CorpusLoader {
     let normalizer: Normalizer
-    let words = TokenTable(expectedCount: 1 << 16)
-    let ids = TokenTable(expectedCount: 1 << 16)
+    let words: TokenTable
+    let ids: TokenTable
     let speakers = TokenTable(expectedCount: 1 << 8)
     private var plain = [Bool](repeating: false, count: 256)
 
-    init(normalizer: Normalizer) {
+    /// - Parameters:
+    ///   - normalizer: Applied to every token.
+    ///   - expectedBytes: The size of what will be read, if known: the tables start at a size that suits it
+    ///     (they grow as needed), so scoring two small files does not allocate for a corpus.
+    init(normalizer: Normalizer, expectedBytes: Int? = nil) {
         self.normalizer = normalizer
+        let expected = expectedBytes.map { min(1 << 16, max(1 << 8, $0 / 4)) } ?? 1 << 16
+        words = TokenTable(expectedCount: expected)
+        ids = TokenTable(expectedCount: expected)
         for byte in UInt8(ascii: "a")...UInt8(ascii: "z") { plain[Int(byte)] = true }
         for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { plain[Int(byte)] = true }
         if !normalizer.lowercase {
@@ -142,7 +149,10 @@ extension CorpusLoader {
     static func loadAll(_ files: [(url: URL, format: TranscriptFormat?)], normalizer: Normalizer) throws
         -> (CorpusLoader, [TokenizedTranscript])
     {
-        let job = ParallelLoad(count: files.count, normalizer: normalizer)
+        let sizes = files.map { file in
+            (try? FileManager.default.attributesOfItem(atPath: file.url.path)[.size] as? Int) ?? nil
+        }
+        let job = ParallelLoad(sizes: sizes, normalizer: normalizer)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             job.results[index] = Result { try job.loaders[index].load(files[index].url, format: files[index].format) }
         }
@@ -179,9 +189,9 @@ private final class ParallelLoad: @unchecked Sendable {
     let loaders: [CorpusLoader]
     let results: UnsafeMutableBufferPointer<Result<TokenizedTranscript, any Error>?>
 
-    init(count: Int, normalizer: Normalizer) {
-        loaders = (0..<count).map { _ in CorpusLoader(normalizer: normalizer) }
-        results = .allocate(capacity: count)
+    init(sizes: [Int?], normalizer: Normalizer) {
+        loaders = sizes.map { CorpusLoader(normalizer: normalizer, expectedBytes: $0) }
+        results = .allocate(capacity: sizes.count)
         results.initialize(repeating: nil)
     }
 

@@ -21,6 +21,8 @@ public enum CorpusError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongType(path: String, line: Int, key: String, expected: String)
     /// A key that must not be empty is an empty string.
     case emptyValue(path: String, line: Int, key: String)
+    /// An audio path leads out of the folders the run may read (the suite's, and those it allows by name).
+    case outsideAllowedFolders(path: String, line: Int, audio: String, allowed: [String])
     /// An id appears twice in one file.
     case duplicateID(path: String, line: Int, id: String, firstLine: Int)
     /// A voice could not be parsed or is not installed.
@@ -52,6 +54,11 @@ public enum CorpusError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path):\(line): key \"\(key)\" must be \(expected)"
         case .emptyValue(let path, let line, let key):
             "\(path):\(line): key \"\(key)\" is empty"
+        case .outsideAllowedFolders(let path, let line, let audio, let allowed):
+            "\(path):\(line): audio \"\(audio)\" is outside "
+                + (allowed.count == 1
+                    ? "the suite's folder \(allowed[0])" : "the folders \(allowed.joined(separator: ", "))")
+                + "; list its folder under the corpus's allow-outside-paths, or run with --allow-outside-paths"
         case .duplicateID(let path, let line, let id, let firstLine):
             "\(path):\(line): duplicate id \"\(id)\" (first on line \(firstLine)); ids must be unique"
         case .invalidVoice(let voice, let detail):

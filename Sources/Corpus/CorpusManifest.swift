@@ -33,12 +33,14 @@ public enum CorpusManifest {
     ///   - format: Its format; ``Format/auto`` looks at the extension and the first line.
     ///   - audioFolder: For `trn` manifests, the folder holding `id.wav` or `id.flac`; nil for the manifest's
     ///     own folder. Ignored for JSON manifests, whose lines name their audio.
+    ///   - allowedFolders: When given, every audio file must lie inside one of these folders (after `..` is
+    ///     resolved), so a manifest cannot make the run read `../../etc/passwd`; nil reads any path.
     /// - Returns: One entry per non-blank line, with absolute audio URLs.
-    /// - Throws: ``CorpusError`` naming the file and line of the first malformed line, missing key or
-    ///   duplicate id.
-    public static func load(_ url: URL, format: Format = .auto, audioFolder: URL? = nil) throws(CorpusError)
-        -> [CorpusEntry]
-    {
+    /// - Throws: ``CorpusError`` naming the file and line of the first malformed line, missing key,
+    ///   duplicate id or audio path outside `allowedFolders`.
+    public static func load(
+        _ url: URL, format: Format = .auto, audioFolder: URL? = nil, allowedFolders: [URL]? = nil
+    ) throws(CorpusError) -> [CorpusEntry] {
         let path = url.path
         let contents = try CorpusError.readText(url)
         let lines = numberedLines(contents)
@@ -56,6 +58,11 @@ public enum CorpusManifest {
                 entry = try nemoEntry(line, path: path, line: number, folder: folder)
             case .trn:
                 entry = try trnEntry(line, path: path, line: number, audioFolder: audioFolder ?? folder)
+            }
+            if let allowedFolders, !allowedFolders.contains(where: { isInside(entry.audio, $0) }) {
+                throw .outsideAllowedFolders(
+                    path: path, line: number, audio: audioText(line) ?? entry.audio.path,
+                    allowed: allowedFolders.map(\.path))
             }
             if let first = firstLineOfID[entry.id] {
                 throw .duplicateID(path: path, line: number, id: entry.id, firstLine: first)
@@ -251,6 +258,22 @@ public enum CorpusManifest {
     static func resolve(_ path: String, against folder: URL) -> URL {
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
         return url.standardizedFileURL
+    }
+
+    /// Whether `file` lies inside `folder`, comparing paths with `.` and `..` resolved (not symbolic links:
+    /// a corpus folder may be a link, and what is refused is a path that climbs out in its text).
+    public static func isInside(_ file: URL, _ folder: URL) -> Bool {
+        var base = folder.standardizedFileURL.path
+        if !base.hasSuffix("/") { base += "/" }
+        return file.standardizedFileURL.path.hasPrefix(base)
+    }
+
+    /// The audio path as the manifest line wrote it, for messages (JSON lines only).
+    private static func audioText(_ line: String) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            return nil
+        }
+        return (object["audio"] ?? object["audio_filepath"]) as? String
     }
 
     static func relativePath(of audio: URL, in folder: URL) -> String {

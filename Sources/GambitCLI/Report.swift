@@ -7,7 +7,13 @@ import Runner
 /// Writes every report format of a run into its output folder.
 enum ReportWriter {
     static func writeAll(_ results: RunResults, to folder: URL) throws -> [URL] {
-        try Reporter.write(results, formats: ReportFormat.allCases, to: folder, audioBase: nil)
+        try Reporter.write(results, formats: ReportFormat.allCases, to: folder, audioBase: audioBase(of: results))
+    }
+
+    /// The suite's folder, which the results' audio paths are relative to (`suite.path` is relative to the
+    /// working directory the run started in, as this command's is).
+    static func audioBase(of results: RunResults) -> URL {
+        URL(fileURLWithPath: results.run.suite.path).deletingLastPathComponent()
     }
 }
 
@@ -35,7 +41,8 @@ struct Report: ParsableCommand {
                 }
                 return format
             }
-        let written = try Reporter.write(loaded, formats: formats, to: URL(fileURLWithPath: output))
+        let written = try Reporter.write(
+            loaded, formats: formats, to: URL(fileURLWithPath: output), audioBase: ReportWriter.audioBase(of: loaded))
         for url in written { print(url.path) }
     }
 }

@@ -28,6 +28,23 @@ struct Run: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Run decoders in a network namespace when the machine allows it.")
     var denyNetwork = true
 
+    @Flag(
+        help: ArgumentHelp(
+            "Read audio wherever manifests point.",
+            discussion:
+                "By default a manifest may name audio only inside the suite's folder and the folders its corpus "
+                + "lists under allow-outside-paths; anything else (../../etc/passwd, /home/…) is an error naming "
+                + "the line."))
+    var allowOutsidePaths = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Keep prepared and oracle models in this folder.",
+            discussion:
+                "Default: the suite's `cache: output` (OUTPUT/.gambit/cache), else $GAMBIT_CACHE, "
+                + "$XDG_CACHE_HOME/gambit or ~/.cache/gambit. See `gambit cache`."))
+    var cacheDir: String?
+
     @Option(
         help:
             "Combine every variant with the base model this way: set or merged (default: each variant's own, set unless it says mix: merged)."
@@ -78,14 +95,19 @@ struct Run: ParsableCommand {
         }
         let outputURL = URL(fileURLWithPath: output)
         let progress = Progress(interactive: isatty(STDERR_FILENO) == 1)
-        let options = RunOptions(
+        var options = RunOptions(
             output: outputURL, workers: workers, shard: parsedShard, workerExecutable: Self.executable(),
             fresh: fresh, denyNetwork: denyNetwork, progress: { done, total in progress.update(done, total) })
+        options.allowOutsidePaths = allowOutsidePaths
         let banner =
             "running \(suiteFile.name): \(suiteFile.corpora.count) corpora, \(suiteFile.variants.count) variants, "
             + "\(workers) workers\n"
         FileHandle.standardError.write(Data(banner.utf8))
-        let results = try Runner(suite: suiteFile, options: options).run()
+        let cacheFolder =
+            cacheDir.map { URL(fileURLWithPath: $0) }
+            ?? (suiteFile.cacheInOutput ? Runner.outputCacheFolder(in: outputURL) : nil)
+        let results = try Runner(suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: cacheFolder))
+            .run()
         progress.finish()
         print(Summary.text(results))
         let written = try ReportWriter.writeAll(results, to: outputURL)

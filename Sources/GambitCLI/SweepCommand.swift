@@ -62,6 +62,12 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Write the recommended training data here (Gambit's export format; prepare reads it).")
     var writeRecommended: String?
 
+    @Flag(help: "Read audio wherever manifests point, not only inside the suite's folder (see gambit run).")
+    var allowOutsidePaths = false
+
+    @Option(help: "Keep the models of every point in this folder (default as for gambit run; see gambit cache).")
+    var cacheDir: String?
+
     static func budgetList(_ text: String) throws -> [Int?] {
         try text.split(separator: ",").map { item in
             let value = item.trimmingCharacters(in: .whitespaces)
@@ -81,13 +87,18 @@ struct SweepCommand: ParsableCommand {
             }
             return values
         }
-        let options = SweepOptions(
+        var options = SweepOptions(
             variant: variant, weights: try weights.map { try list($0, "weights") } ?? [],
             phraseScales: try list(phraseScales, "phrase-scales"),
             templateScales: try list(templateScales, "template-scales"), budgets: try Self.budgetList(budgets),
             confirm: confirm, tolerance: tolerance, scaling: try Sweep.curve(scaling), pointScoring: points)
+        options.allowOutsidePaths = allowOutsidePaths
         guard options.weights.allSatisfy({ $0 <= 1 }) else { throw ValidationError("--weights must be within 0…1") }
-        let sweep = Sweep(suite: try Suite.load(URL(fileURLWithPath: suite)), options: options)
+        let suiteFile = try Suite.load(URL(fileURLWithPath: suite))
+        let cacheFolder =
+            cacheDir.map { URL(fileURLWithPath: $0) }
+            ?? (suiteFile.cacheInOutput ? Runner.outputCacheFolder(in: URL(fileURLWithPath: output)) : nil)
+        let sweep = Sweep(suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: cacheFolder))
         sweep.log = { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         let (results, cost, recommended) = try sweep.run()
         print(SweepSummary.text(results, cost: cost))

@@ -43,7 +43,7 @@ public enum Reporter {
             switch format {
             case .html:
                 var options = HTMLReport.Options()
-                if let audioBase { options.audioPrefix = relativePath(from: directory, to: audioBase) }
+                if let audioBase { options.audioPrefix = RunResults.relativePath(from: directory, to: audioBase) }
                 try put(HTMLReport(redacted, options: options).render(), "report.html")
             case .junit:
                 try put(JUnitReport(redacted).render(), "junit.xml")
@@ -69,15 +69,5 @@ public enum Reporter {
             }
         }
         return written
-    }
-
-    /// The path of `target` relative to `directory`, both taken as absolute, standardized paths.
-    static func relativePath(from directory: URL, to target: URL) -> String {
-        let from = directory.standardizedFileURL.pathComponents
-        let to = target.standardizedFileURL.pathComponents
-        var common = 0
-        while common < min(from.count, to.count) && from[common] == to[common] { common += 1 }
-        let parts = Array(repeating: "..", count: from.count - common) + to[common...]
-        return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 }

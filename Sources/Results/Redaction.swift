@@ -14,6 +14,11 @@ public struct PrivateTermMasker: Sendable {
     /// Private words long enough to be masked inside other text (ids, paths, possessives), longest first.
     private let substrings: [(word: String, mask: String)]
 
+    /// Whether `text` holds a mask, i.e. was changed by masking (a masked audio path no longer names a file).
+    public static func containsMask(_ text: String) -> Bool {
+        text.contains("‹")
+    }
+
     /// Collects the private words of `results`.
     public init(_ results: RunResults) {
         normalizer = results.run.settings.normalizer

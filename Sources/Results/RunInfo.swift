@@ -108,6 +108,7 @@ public struct EngineInfo: Codable, Sendable, Equatable {
     public var name: String
     /// e.g. `5.0.3`.
     public var version: String
+    /// The acoustic model's folder name (`en-us`); the fingerprint identifies its content.
     public var acousticModelPath: String
     /// Content hash of the acoustic model directory.
     public var acousticModelFingerprint: String

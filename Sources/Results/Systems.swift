@@ -85,7 +85,7 @@ public struct UtteranceRecord: Codable, Sendable, Equatable {
     public var id: String
     /// Position in the corpus manifest; orders utterances across shards.
     public var index: Int
-    /// The audio file, relative to the suite directory where possible.
+    /// The audio file, relative to the suite's folder (`..` steps for a folder a corpus allows outside it).
     public var audioPath: String
     public var speaker: String?
     /// The reference transcript as written in the corpus.

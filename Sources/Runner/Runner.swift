@@ -22,6 +22,9 @@ public struct RunOptions: Sendable {
     public var fresh: Bool
     /// Start workers in a network namespace when possible.
     public var denyNetwork: Bool
+    /// Read audio wherever manifests point, not only inside the suite's folder and the folders each corpus
+    /// allows (`--allow-outside-paths`).
+    public var allowOutsidePaths = false
     /// Called with (done, total) as utterances finish.
     public var progress: (@Sendable (Int, Int) -> Void)?
     /// Test hook: utterance ids whose first decoding attempt crashes the worker.
@@ -56,6 +59,10 @@ public final class Runner {
     public static let dataFolder = ".gambit"
     public static let resultsName = "results.json"
     public static let journalName = "journal.jsonl"
+    /// Where a suite with `cache: output` keeps its models, inside the output's data folder.
+    public static func outputCacheFolder(in output: URL) -> URL {
+        output.appendingPathComponent(dataFolder).appendingPathComponent("cache")
+    }
     /// Environment variable that makes a run stop itself after this many journal lines (testing only).
     public static let stopAfterJournalLinesVariable = "GAMBIT_TEST_STOP_AFTER_JOURNAL_LINES"
 
@@ -105,9 +112,11 @@ public final class Runner {
         var variantInfos: [VariantInfo] = []
         var artifacts: [String: PreparedArtifact] = [:]
         var pronunciations: [CustomPronunciation] = []
+        var anyPrivate = false
         for variant in suite.variants {
             let data = try Toolchain.loadTrainingData(variant.training)
             pronunciations += data.pronunciations
+            anyPrivate = anyPrivate || data.isPrivate
             let (artifact, _) = try toolchain.prepare(variant.training, options: variant.prepareOptions)
             artifacts[variant.name] = artifact
             let manifest = artifact.manifest
@@ -154,7 +163,8 @@ public final class Runner {
             if suite.modes.contains(.oracle), corpus.role == .domain, let entries = corpusEntries[corpus.name],
                 !entries.isEmpty
             {
-                let configuration = try oracle(corpus, entries: entries, pronunciations: pronunciations)
+                let configuration = try oracle(
+                    corpus, entries: entries, pronunciations: pronunciations, isPrivate: anyPrivate)
                 systems.append(
                     System(
                         corpus: corpus, mode: .oracle, variant: nil, configuration: configuration,
@@ -244,7 +254,7 @@ public final class Runner {
             for item in items where item.system == s {
                 guard let response = done[item.request.key] else { continue }
                 var record = Aggregation.record(
-                    id: item.entry.id, index: item.index, audioPath: item.entry.audio.path,
+                    id: item.entry.id, index: item.index, audioPath: suite.reportedPath(item.entry.audio),
                     speaker: item.entry.speaker, reference: item.entry.text, hypothesis: response.hypothesis,
                     settings: settings)
                 record.decodeSeconds = response.decodeSeconds
@@ -287,7 +297,8 @@ public final class Runner {
             shard: options.shard, settings: settings,
             engine: EngineInfo(
                 name: "PocketSphinx", version: "5prealpha (Debian 0.8+5prealpha+1)",
-                acousticModelPath: model.hmm.path, acousticModelFingerprint: modelFingerprint,
+                acousticModelPath: model.hmm.standardizedFileURL.lastPathComponent,
+                acousticModelFingerprint: modelFingerprint,
                 decoderArguments: DecoderSettings().commandLine),
             externalRecognizers: suite.recognizers.isEmpty
                 ? nil
@@ -296,7 +307,10 @@ public final class Runner {
                         done[$0.request.key]
                     }
                     return ExternalRecognizerInfo(
-                        name: recognizer.name, command: recognizer.command, onDevice: recognizer.onDevice,
+                        name: recognizer.name,
+                        command: recognizer.command.enumerated().map { index, word in
+                            index == 0 && word.hasPrefix("/") ? suite.reportedPath(URL(fileURLWithPath: word)) : word
+                        }, onDevice: recognizer.onDevice,
                         decodings: responses.count, networkDenied: responses.filter { $0.networkDenied == true }.count)
                 })
         var results = RunResults(
@@ -330,21 +344,26 @@ public final class Runner {
             let folder = corpus.manifest.deletingLastPathComponent()
             _ = try Synthesizer().build(texts: texts, output: folder)
         }
-        let all = try CorpusManifest.load(corpus.manifest, audioFolder: corpus.audioFolder)
+        let all = try suite.entries(of: corpus, allowOutsidePaths: options.allowOutsidePaths)
         guard let split = corpus.split else { return all }
         return all.filter { $0.split == nil || $0.split == split }
     }
 
     /// The oracle: a closed grammar of the corpus's own reference sentences, with a vocabulary that
     /// covers their words (pronunciations from every variant, spelling for the rest).
-    func oracle(_ corpus: Suite.Corpus, entries: [CorpusEntry], pronunciations: [CustomPronunciation]) throws
+    /// It is marked private when any variant's data is: it holds their pronunciations, and the corpus's texts
+    /// say their terms.
+    func oracle(
+        _ corpus: Suite.Corpus, entries: [CorpusEntry], pronunciations: [CustomPronunciation], isPrivate: Bool
+    ) throws
         -> LanguageModelConfiguration
     {
         let sentences = Array(
             Set(entries.map { WordTokenizer.tokenize($0.text).joined(separator: " ") }.filter { !$0.isEmpty })
         ).sorted()
         var data = CustomLanguageModelData(
-            locale: Locale(identifier: "en_US"), identifier: "gambit.oracle.\(corpus.name)", version: "1")
+            locale: Locale(identifier: "en_US"), identifier: "gambit.oracle.\(corpus.name)", version: "1",
+            isPrivate: isPrivate)
         for sentence in sentences { data.insert(phrase: sentence, count: 1) }
         var seen = Set<String>()
         for pronunciation in pronunciations where seen.insert(pronunciation.grapheme.lowercased()).inserted {
@@ -353,6 +372,7 @@ public final class Runner {
         let folder = toolchain.cacheFolder.appendingPathComponent("oracle")
             .appendingPathComponent(Self.sha256(corpus.manifest.path).prefix(12).description)
         let artifact = try toolchain.compiler.prepare(data, output: folder).artifact
+        ModelCache.recordSources([corpus.manifest] + suite.variants.map(\.training), in: folder)
         let grammar =
             "#JSGF V1.0;\ngrammar oracle;\npublic <sentence> = "
             + sentences.map { "( \($0) )" }.joined(separator: "\n    | ") + " ;\n"
@@ -362,9 +382,9 @@ public final class Runner {
         return configuration
     }
 
+    /// A path relative to the working directory (with `..` steps when it is elsewhere), never absolute.
     func relative(_ url: URL) -> String {
-        let base = FileManager.default.currentDirectoryPath + "/"
-        return url.path.hasPrefix(base) ? String(url.path.dropFirst(base.count)) : url.path
+        RunResults.relativePath(from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), to: url)
     }
 
     static func shardIndex(_ id: String, count: Int) -> Int {

@@ -1,3 +1,4 @@
+import Corpus
 import Crypto
 import Foundation
 import LanguageModel
@@ -21,6 +22,7 @@ import Yams
 /// recognizers:
 ///   - {name: cli, command: [scripts/recognizers/pocketsphinx-cli.sh, "{audio}"], onDevice: true}
 /// streaming: {utterances: 10, chunkMilliseconds: 100}
+/// cache: output        # optional: models in the output folder, not the user's cache
 /// ```
 public struct Suite: Sendable, Equatable {
     public struct Corpus: Sendable, Equatable, Codable {
@@ -34,6 +36,9 @@ public struct Suite: Sendable, Equatable {
         public var texts: URL?
         /// Audio folder for trn manifests.
         public var audioFolder: URL?
+        /// Folders outside the suite's own that this corpus's manifest may name audio in
+        /// (`allow-outside-paths:`, a folder or a list), e.g. Debian's test recordings under /usr/share.
+        public var allowedOutsideFolders: [URL] = []
     }
 
     public struct Variant: Sendable, Equatable, Codable {
@@ -88,6 +93,29 @@ public struct Suite: Sendable, Equatable {
     public var streaming: Streaming
     /// SHA-256 of the suite file's bytes.
     public var contentHash: String
+    /// `cache: output`: keep prepared and oracle models in the run's output folder (`.gambit/cache`) rather
+    /// than the user's cache, so a private suite's models stay with its results and go when they go.
+    public var cacheInOutput = false
+
+    /// The folder holding the suite file: manifests may name audio inside it, and reports show paths
+    /// relative to it.
+    public var folder: URL { file.deletingLastPathComponent().standardizedFileURL }
+
+    /// Reads a corpus's manifest, refusing audio outside the suite's folder and the corpus's
+    /// `allow-outside-paths:` unless the run allows any path.
+    ///
+    /// - Throws: ``CorpusError/outsideAllowedFolders(path:line:audio:allowed:)`` naming the manifest line, or
+    ///   what ``CorpusManifest/load(_:format:audioFolder:allowedFolders:)`` throws.
+    public func entries(of corpus: Corpus, allowOutsidePaths: Bool) throws -> [CorpusEntry] {
+        try CorpusManifest.load(
+            corpus.manifest, audioFolder: corpus.audioFolder,
+            allowedFolders: allowOutsidePaths ? nil : [folder] + corpus.allowedOutsideFolders)
+    }
+
+    /// How reports name an audio file: relative to the suite's folder, never an absolute path of the machine.
+    public func reportedPath(_ audio: URL) -> String {
+        RunResults.relativePath(from: folder, to: audio)
+    }
 
     /// Reads a suite file.
     ///
@@ -132,6 +160,17 @@ public struct Suite: Sendable, Equatable {
             text.hasPrefix("/") ? URL(fileURLWithPath: text) : folder.appendingPathComponent(text).standardizedFileURL
         }
 
+        /// A folder, or a list of folders, under `key`.
+        func folders(_ mapping: Node.Mapping, _ key: String) throws -> [URL] {
+            guard let value = mapping[key] else { return [] }
+            if let text = value.scalar?.string { return [path(text)] }
+            guard let list = value.sequence else { throw fail(value, "'\(key)' must be a folder or a list of folders") }
+            return try list.map { node in
+                guard let text = node.scalar?.string else { throw fail(node, "'\(key)' must list folders") }
+                return path(text)
+            }
+        }
+
         var corpora: [Corpus] = []
         for item in root["corpora"]?.sequence ?? [] {
             guard let mapping = item.mapping else { throw fail(item, "each corpus is a mapping") }
@@ -147,7 +186,8 @@ public struct Suite: Sendable, Equatable {
                     name: try string(mapping, "name")!, manifest: path(try string(mapping, "manifest")!), role: role,
                     split: try string(mapping, "split", required: false),
                     texts: try string(mapping, "texts", required: false).map(path),
-                    audioFolder: try string(mapping, "audio", required: false).map(path)))
+                    audioFolder: try string(mapping, "audio", required: false).map(path),
+                    allowedOutsideFolders: try folders(mapping, "allow-outside-paths")))
         }
         if corpora.isEmpty { throw fail(root["corpora"] ?? Node.mapping(root), "the suite lists no corpora") }
         let names = Set(corpora.map(\.name))
@@ -274,11 +314,19 @@ public struct Suite: Sendable, Equatable {
                 streaming.chunkMilliseconds = value
             }
         }
+        var cacheInOutput = false
+        switch try string(root, "cache", required: false) {
+        case nil, "user": break
+        case "output": cacheInOutput = true
+        case let other?: throw fail(root["cache"], "cache must be output or user, not '\(other)'")
+        }
         let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
-        return Suite(
+        var suite = Suite(
             name: try string(root, "name", required: false) ?? url.deletingPathExtension().lastPathComponent,
             file: url, corpora: corpora, variants: variants, modes: modes, recognizers: recognizers,
             streaming: streaming, contentHash: digest)
+        suite.cacheInOutput = cacheInOutput
+        return suite
     }
 
     /// The variants evaluated on a corpus: those naming it (or naming none) for a domain corpus, all

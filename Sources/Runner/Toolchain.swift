@@ -62,9 +62,10 @@ public final class Toolchain {
         _ training: URL, output: URL? = nil, options: PrepareOptions = PrepareOptions(), ignoreCache: Bool = false
     ) throws -> (artifact: PreparedArtifact, cached: Bool) {
         let data = try Self.loadTrainingData(training)
-        return try compiler.prepare(
-            data, output: output ?? artifactFolder(for: training, options: options), options: options,
-            ignoreCache: ignoreCache)
+        let folder = output ?? artifactFolder(for: training, options: options)
+        let prepared = try compiler.prepare(data, output: folder, options: options, ignoreCache: ignoreCache)
+        if output == nil { ModelCache.recordSources([training], in: folder) }
+        return prepared
     }
 
     /// The recognizer configuration for a prepared artifact, as Apple's

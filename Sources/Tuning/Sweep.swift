@@ -10,6 +10,8 @@ import TrainingData
 
 /// What a sweep explores.
 public struct SweepOptions: Sendable {
+    /// Read audio wherever manifests point (`--allow-outside-paths`; see ``RunOptions/allowOutsidePaths``).
+    public var allowOutsidePaths = false
     /// The variant to tune; nil for the suite's first.
     public var variant: String?
     /// Interpolation weights; empty for the default grid of the variant's mix (``defaultWeights(for:)``).
@@ -214,6 +216,7 @@ public final class Sweep {
             let artifact = try toolchain.compiler.prepare(
                 scaled, output: folder, options: compilerOptions(weight: parameters.weight)
             ).artifact
+            ModelCache.recordSources([variant.training], in: folder)
             artifacts[parameters] = artifact
             let prepared = step.lap()
             prepareSeconds += prepared
@@ -332,7 +335,7 @@ public final class Sweep {
             if let texts = corpus.texts {
                 _ = try Synthesizer().build(texts: texts, output: corpus.manifest.deletingLastPathComponent())
             }
-            let all = try CorpusManifest.load(corpus.manifest, audioFolder: corpus.audioFolder)
+            let all = try suite.entries(of: corpus, allowOutsidePaths: options.allowOutsidePaths)
             let chosen = all.filter { $0.split == name }
             if chosen.isEmpty && strict {
                 throw RunnerError.corpus("\(corpus.name) has no \(name) split to tune on (mark entries with \"split\")")
@@ -366,7 +369,8 @@ public final class Sweep {
     func records(_ entries: [CorpusEntry], _ hypotheses: [String]) -> [UtteranceRecord] {
         zip(entries, hypotheses).enumerated().map { index, pair in
             Aggregation.record(
-                id: pair.0.id, index: index, audioPath: pair.0.audio.path, reference: pair.0.text, hypothesis: pair.1,
+                id: pair.0.id, index: index, audioPath: suite.reportedPath(pair.0.audio), reference: pair.0.text,
+                hypothesis: pair.1,
                 settings: settings)
         }
     }

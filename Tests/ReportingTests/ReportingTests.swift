@@ -78,6 +78,12 @@ struct ReportingTests {
         // The public variant's terms stay readable.
         let html = try String(contentsOf: directory.appendingPathComponent("report.html"), encoding: .utf8)
         #expect(html.contains("najdorf"))
+        // The utterance whose file name holds private terms says its audio is withheld instead of offering a
+        // player pointing at a masked name; the others keep a working player on their real relative path.
+        let withheld = html.components(separatedBy: "audio withheld: its file name holds a private term").count - 1
+        #expect(withheld == 1)
+        #expect(!html.contains("src=\"audio/contacts/%E2%80%B9"))
+        #expect(html.contains("<audio controls preload=\"none\" src=\"audio/contacts/contacts-002.wav\">"))
     }
 
     @Test("masks are consistent: one term, one mask")

@@ -80,7 +80,7 @@ struct MiniSuite {
         name: mini
         corpora:
           - {name: chess, manifest: chess.jsonl, role: domain}
-          - {name: general, manifest: general.jsonl, role: anti-context}
+          - {name: general, manifest: general.jsonl, role: anti-context, allow-outside-paths: \(TestSupport.testData.path)}
         variants:
           - {name: chess-seed, training: chess.yaml, weight: \(weight)\(backgroundMass.map { ", backgroundMass: \($0)" } ?? "")\(mix.map { ", mix: \($0)" } ?? "")}
         modes: [\((modes ?? ["baseline", "customized"] + (oracle ? ["oracle"] : [])).joined(separator: ", "))]

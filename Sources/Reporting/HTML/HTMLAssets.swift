@@ -70,6 +70,7 @@ enum HTMLAssets {
         .utt-head{display:flex;gap:10px;align-items:center;flex-wrap:wrap;margin-bottom:6px}
         .utt-head .id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px;font-weight:600}
         .utt audio{height:30px;margin-left:auto;max-width:300px}
+        .utt .withheld{margin-left:auto;color:var(--muted);font-size:12.5px;font-style:italic}
         .line{display:grid;grid-template-columns:130px 64px 1fr;gap:10px;align-items:baseline;padding:3px 0;border-top:1px dashed #f1f5f9}
         .line:first-of-type{border-top:0}
         .line .who{font-size:12px;font-weight:600;color:var(--muted);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}

@@ -444,7 +444,13 @@ public struct HTMLReport: Sendable {
                 out += "<span class=\"tag \(corpus.role == .domain ? "domain" : "anti")\">\(e(corpus.name))</span>"
                 out += "<span class=\"sub\">\(record.speaker.map { e($0) + " · " } ?? "")"
                 out += "\(String(format: "%.1f s", record.audioSeconds))</span>"
-                out += "<audio controls preload=\"none\" src=\"\(e(audioSource(record.audioPath)))\"></audio></div>"
+                if PrivateTermMasker.containsMask(record.audioPath) {
+                    // The file's real name holds a private term; a link to it would print the term.
+                    out += "<span class=\"withheld\" title=\"\(e(record.audioPath))\">audio withheld: its file name "
+                    out += "holds a private term</span></div>"
+                } else {
+                    out += "<audio controls preload=\"none\" src=\"\(e(audioSource(record.audioPath)))\"></audio></div>"
+                }
                 out +=
                     "<div class=\"line\"><span class=\"who\">reference</span><span class=\"wer\"></span><span class=\"words\">"
                 out += referenceWords.map { "<span class=\"w\(boosted.contains($0) ? " b" : "")\">\(e($0))</span>" }

@@ -89,13 +89,15 @@ public enum TestSupport {
     }
 
     /// Runs `gambit` with `arguments` and returns its exit status and its standard output and
-    /// error, interleaved, whatever the status.
-    public static func gambit(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String)
-    {
+    /// error, interleaved, whatever the status. `environment` replaces the child's environment (nil: ours).
+    public static func gambit(
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = gambitExecutable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -12,16 +12,9 @@ struct GateEndToEndTests {
         let thresholds = try TestSupport.temporaryDirectory("thresholds").appendingPathComponent("gate.yaml")
         try "gate:\n  finalLatencyP95: {maxIncrease: 100}\n  realTimeFactor: {maxIncreasePercent: 10000}\n"
             .write(to: thresholds, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = MiniSuite.executable
-        process.arguments = ["gate", current.path, "--baseline", baseline.path, "--thresholds", thresholds.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        return try TestSupport.gambit([
+            "gate", current.path, "--baseline", baseline.path, "--thresholds", thresholds.path,
+        ])
     }
 
     @Test("A weight that turns general speech into chess words fails the gate; an unchanged rerun passes")

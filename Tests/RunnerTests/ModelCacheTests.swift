@@ -5,31 +5,16 @@ import Testing
 
 @Suite("The model cache", .serialized)
 struct ModelCacheTests {
-    /// Runs `gambit` with a chosen environment (the cache's location comes from it).
-    func gambit(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = TestSupport.gambitExecutable
-        process.arguments = arguments
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
-    }
-
     @Test("The cache lives under $XDG_CACHE_HOME/gambit unless $GAMBIT_CACHE names it")
     func location() throws {
         let xdg = try TestSupport.temporaryDirectory("xdg")
         var environment = ProcessInfo.processInfo.environment
         environment["GAMBIT_CACHE"] = nil
         environment["XDG_CACHE_HOME"] = xdg.path
-        let list = try gambit(["cache", "list"], environment: environment)
+        let list = try TestSupport.gambit(["cache", "list"], environment: environment)
         #expect(list.status == 0 && list.output.contains("cache: \(xdg.path)/gambit"), "\(list.output)")
         environment["GAMBIT_CACHE"] = xdg.appendingPathComponent("explicit").path
-        let explicit = try gambit(["cache", "list"], environment: environment)
+        let explicit = try TestSupport.gambit(["cache", "list"], environment: environment)
         #expect(explicit.output.contains("cache: \(xdg.path)/explicit"), "\(explicit.output)")
     }
 

@@ -44,11 +44,13 @@ fuzz_one() {
     local corpus="Fuzz/.corpus/$target" findings="Fuzz/Findings/$target"
     mkdir -p "$corpus" "$findings"
     # The Swift runtime's own crash handler would take the signal before libFuzzer writes the input.
+    # set -e would end this function at a finding's non-zero exit, before its status is written.
+    local status=0
     GAMBIT_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no \
         LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0" \
         "$binary" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="$findings/" "$corpus" "Fuzz/Seeds/$target" >"$logs/$target.log" 2>&1
-    echo $? >"$logs/$target.status"
+        -artifact_prefix="$findings/" "$corpus" "Fuzz/Seeds/$target" >"$logs/$target.log" 2>&1 || status=$?
+    echo "$status" >"$logs/$target.status"
 }
 
 echo "Fuzzing ${#targets[@]} targets for ${seconds} s each, ${jobs} at a time (logs in $logs/)"
@@ -91,6 +93,6 @@ done
 if [ "$failed" -ne 0 ]; then
     echo
     echo "Findings above: each input is kept where its line says, the full report is in $logs/TARGET.log."
-    echo "Fix the parser and add the input as a regression test (Tests/FuzzTargetsTests)."
+    echo "Fix the parser, then keep the input in Fuzz/Regressions/TARGET/ (the tests replay it) with a test of what it must now do."
     exit 1
 fi

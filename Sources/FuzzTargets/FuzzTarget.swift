@@ -39,7 +39,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case xsampa
 
     /// The name of the file the input is written to: the extension decides the format, as it does for users.
-    var fileName: String {
+    public var fileName: String {
         switch self {
         case .trainingYAML: "training.yaml"
         case .trainingExport: "training.bin"

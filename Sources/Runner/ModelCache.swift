@@ -107,7 +107,7 @@ public struct ModelCache: Sendable {
             do {
                 try FileManager.default.removeItem(at: entry.url)
             } catch {
-                throw RunnerError.corpus(
+                throw RunnerError.cache(
                     "cannot remove the cache entry \(entry.url.path): \(error.localizedDescription)")
             }
             freed += entry.bytes

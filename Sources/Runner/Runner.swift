@@ -308,8 +308,9 @@ public final class Runner {
                     }
                     return ExternalRecognizerInfo(
                         name: recognizer.name,
-                        command: recognizer.command.enumerated().map { index, word in
-                            index == 0 && word.hasPrefix("/") ? suite.reportedPath(URL(fileURLWithPath: word)) : word
+                        // Absolute paths (the adapter, a model it loads) are shown relative to the suite.
+                        command: recognizer.command.map { word in
+                            word.hasPrefix("/") ? suite.reportedPath(URL(fileURLWithPath: word)) : word
                         }, onDevice: recognizer.onDevice,
                         decodings: responses.count, networkDenied: responses.filter { $0.networkDenied == true }.count)
                 })

@@ -340,6 +340,8 @@ public struct Suite: Sendable, Equatable {
 public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidSuite(path: String, line: Int?, message: String)
     case corpus(String)
+    /// A cache entry that could not be removed.
+    case cache(String)
     case worker(String)
     case shard(String)
 
@@ -348,6 +350,7 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidSuite(let path, let line, let message):
             "\(path)\(line.map { ":\($0)" } ?? ""): error: \(message)"
         case .corpus(let message): message
+        case .cache(let message): message
         case .worker(let message): "decoder worker: \(message)"
         case .shard(let message): message
         }

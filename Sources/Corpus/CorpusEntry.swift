@@ -34,3 +34,35 @@ public struct CorpusEntry: Codable, Sendable, Hashable {
         self.duration = duration
     }
 }
+
+extension CorpusEntry {
+    /// Why `id` cannot be an utterance id, or nil when it can.
+    ///
+    /// Ids are written into sclite files that separate fields by whitespace and mark the id with parentheses:
+    /// `trn` lines are `text (id)` and `ctm` lines `id channel start duration word`. An id holding whitespace, a
+    /// parenthesis or a control character, or one that starts with `;;` (a `ctm` comment), would read back as a
+    /// different id or not at all, so it is refused where it enters. The scorer's own readers refuse the same
+    /// characters where they would misread them (`RecordScanner` in the Scoring module).
+    ///
+    /// - Parameter id: The id as the manifest gives it.
+    /// - Returns: The problem, e.g. `holds a space (U+0020) at character 4`; nil for an id every format holds.
+    public static func idProblem(_ id: String) -> String? {
+        if id.isEmpty { return "is empty" }
+        if id.hasPrefix(";;") { return "starts with \";;\", which sclite reads as a comment" }
+        for (offset, scalar) in id.unicodeScalars.enumerated() {
+            let name: String
+            switch scalar {
+            case " ": name = "a space"
+            case "\t": name = "a tab"
+            case "(", ")": name = "a parenthesis \"\(scalar)\""
+            case _ where scalar.properties.generalCategory == .control: name = "a control character"
+            case _ where scalar.properties.isWhitespace: name = "a whitespace character"
+            default: continue
+            }
+            let code = String(scalar.value, radix: 16, uppercase: true)
+            let padded = String(repeating: "0", count: max(0, 4 - code.count)) + code
+            return "holds \(name) (U+\(padded)) at character \(offset + 1)"
+        }
+        return nil
+    }
+}

@@ -25,6 +25,9 @@ public enum CorpusError: Error, Equatable, Sendable, CustomStringConvertible {
     case outsideAllowedFolders(path: String, line: Int, audio: String, allowed: [String])
     /// An id appears twice in one file.
     case duplicateID(path: String, line: Int, id: String, firstLine: Int)
+    /// An id that sclite `trn` and `ctm` files cannot hold (see ``CorpusEntry/idProblem(_:)``); `source` says
+    /// where the id came from when it is not written out (the audio file's name, for NeMo manifests).
+    case unwritableID(path: String, line: Int, id: String, problem: String, source: String?)
     /// A voice could not be parsed or is not installed.
     case invalidVoice(String, detail: String)
     /// A condition could not be parsed.
@@ -61,6 +64,14 @@ public enum CorpusError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "; list its folder under the corpus's allow-outside-paths, or run with --allow-outside-paths"
         case .duplicateID(let path, let line, let id, let firstLine):
             "\(path):\(line): duplicate id \"\(id)\" (first on line \(firstLine)); ids must be unique"
+        case .unwritableID(let path, let line, let id, let problem, let source):
+            "\(path):\(line): id \(CorpusManifest.jsonString(id))"
+                + (source.map { " (taken from the audio file name \(CorpusManifest.jsonString($0)))" } ?? "")
+                + " \(problem); ids are written into sclite trn \"text (id)\" and ctm \"id channel start duration "
+                + "word\" files, which cannot hold whitespace, parentheses or control characters. "
+                + (source == nil
+                    ? "Rename it with letters, digits, \"-\", \"_\" or \".\"."
+                    : "Rename the audio file, or list it in a Gambit JSON-lines manifest with an \"id\" of its own.")
         case .invalidVoice(let voice, let detail):
             "voice \"\(voice)\": \(detail)"
         case .invalidCondition(let condition, let detail):

@@ -37,7 +37,8 @@ public enum CorpusManifest {
     ///     resolved), so a manifest cannot make the run read `../../etc/passwd`; nil reads any path.
     /// - Returns: One entry per non-blank line, with absolute audio URLs.
     /// - Throws: ``CorpusError`` naming the file and line of the first malformed line, missing key,
-    ///   duplicate id or audio path outside `allowedFolders`.
+    ///   duplicate id, id that sclite files cannot hold (``CorpusEntry/idProblem(_:)``) or audio path outside
+    ///   `allowedFolders`.
     public static func load(
         _ url: URL, format: Format = .auto, audioFolder: URL? = nil, allowedFolders: [URL]? = nil
     ) throws(CorpusError) -> [CorpusEntry] {
@@ -58,6 +59,11 @@ public enum CorpusManifest {
                 entry = try nemoEntry(line, path: path, line: number, folder: folder)
             case .trn:
                 entry = try trnEntry(line, path: path, line: number, audioFolder: audioFolder ?? folder)
+            }
+            if let problem = CorpusEntry.idProblem(entry.id) {
+                throw .unwritableID(
+                    path: path, line: number, id: entry.id, problem: problem,
+                    source: resolved == .nemo ? audioText(line) ?? entry.audio.lastPathComponent : nil)
             }
             if let allowedFolders, !allowedFolders.contains(where: { isInside(entry.audio, $0) }) {
                 throw .outsideAllowedFolders(
@@ -175,6 +181,18 @@ public enum CorpusManifest {
         let id = line[line.index(after: open)..<line.index(before: line.endIndex)]
             .trimmingCharacters(in: .whitespaces)
         guard !id.isEmpty else { throw .emptyValue(path: path, line: number, key: "id") }
+        // The id runs from the last "(", so an id holding "(" (`text (utt(1))`) would be read as a shorter one,
+        // leaving an unclosed "(" in the text: refuse that rather than guess.
+        var unclosed: [String.Index] = []
+        for index in line[..<open].indices {
+            if line[index] == "(" { unclosed.append(index) } else if line[index] == ")" { _ = unclosed.popLast() }
+        }
+        if let start = unclosed.first {
+            throw .unwritableID(
+                path: path, line: number,
+                id: String(line[line.index(after: start)..<line.index(before: line.endIndex)]),
+                problem: "holds a parenthesis \"(\"", source: nil)
+        }
         let text = line[..<open].split(whereSeparator: \.isWhitespace).joined(separator: " ")
         var audio = audioFolder.appendingPathComponent(id + ".wav")
         let flac = audioFolder.appendingPathComponent(id + ".flac")

@@ -106,6 +106,7 @@ enum RecordScanner {
             try validateUTF8(bytes, first, end, path: path, line: line) {
                 String(validating: id, as: UTF8.self)
             }
+            try checkTRNID(bytes, first: first, open: open, idStart: idStart, idEnd: idEnd, path: path, line: line)
             var speaker: UnsafeBufferPointer<UInt8>? = nil
             if let underscore = id.firstIndex(of: UInt8(ascii: "_")), underscore > 0 {
                 speaker = UnsafeBufferPointer(rebasing: id[0..<underscore])
@@ -116,6 +117,40 @@ enum RecordScanner {
                 RawRecord(
                     id: id, text: UnsafeBufferPointer(rebasing: bytes[first..<textEnd]), speaker: speaker, line: line))
         }
+    }
+
+    /// Refuses a `trn` id that this reader (like sclite's) would misread: the id runs from the last `(` to the
+    /// final `)`, so an id that held a parenthesis comes out shorter (`(utt(1))` reads as `1)`, leaving an open
+    /// `(` in the text), and a control character cannot be written back. Gambit refuses such ids where a corpus
+    /// is loaded (`CorpusEntry.idProblem` in the Corpus module); this catches files made elsewhere.
+    private static func checkTRNID(
+        _ bytes: UnsafeBufferPointer<UInt8>, first: Int, open: Int, idStart: Int, idEnd: Int, path: String, line: Int
+    ) throws {
+        var depth = 0
+        var unclosed = -1
+        for index in first..<open {
+            if bytes[index] == UInt8(ascii: "(") {
+                if depth == 0 { unclosed = index }
+                depth += 1
+            } else if bytes[index] == UInt8(ascii: ")") && depth > 0 {
+                depth -= 1
+            }
+        }
+        var bad: (index: Int, name: String)? = nil
+        if depth > 0 {
+            bad = (unclosed, "a parenthesis '('")
+        } else if let index = (idStart..<idEnd).first(where: { bytes[$0] == UInt8(ascii: ")") }) {
+            bad = (index, "a parenthesis ')'")
+        } else if let index = (idStart..<idEnd).first(where: { bytes[$0] < 0x20 || bytes[$0] == 0x7F }) {
+            bad = (index, "a control character")
+        }
+        guard let bad else { return }
+        let start = depth > 0 ? bad.index + 1 : idStart
+        let id = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<idEnd]), as: UTF8.self)
+        throw ScoringError.malformedLine(
+            path: path, line: line,
+            reason: "the utterance id '\(id)' holds \(bad.name), which a trn line \"text (id)\" cannot hold: it "
+                + "would be read as a different id. Rename the utterance with letters, digits, '-', '_' or '.'.")
     }
 
     private static func scanJSONL(
@@ -179,6 +214,10 @@ enum RecordScanner {
         return result
     }
 
+    /// What a misplaced `ctm` field most often means: an id with a space shifts every field after it.
+    private static let ctmIDHint =
+        " Fields are separated by whitespace, so the first field (the utterance id) cannot hold a space."
+
     static func ctmWords(
         _ bytes: UnsafeBufferPointer<UInt8>, path: String, warnings: inout [ScoringWarning]
     ) throws -> [TimedWord] {
@@ -191,7 +230,7 @@ enum RecordScanner {
                 throw ScoringError.malformedLine(
                     path: path, line: line,
                     reason: "a ctm line needs 'file channel start duration word "
-                        + "[confidence]' with numeric start and duration.")
+                        + "[confidence]' with numeric start and duration." + ctmIDHint)
             }
             guard begin.isFinite, begin >= 0 else {
                 throw ScoringError.malformedLine(
@@ -206,7 +245,8 @@ enum RecordScanner {
                 guard let value = Double(parts[5]), value.isFinite, (0...1).contains(value) else {
                     throw ScoringError.malformedLine(
                         path: path, line: line,
-                        reason: "confidence '\(parts[5])' must be a number from 0 to 1 (or leave the field out).")
+                        reason: "confidence '\(parts[5])' must be a number from 0 to 1 (or leave the field out)."
+                            + ctmIDHint)
                 }
                 confidence = value
             }

@@ -170,13 +170,22 @@ struct Merge: ParsableCommand {
     @Option(help: "Output folder.")
     var output = "Reports"
 
+    @Flag(
+        help: ArgumentHelp(
+            "Merge even when some of the run's shards are missing.",
+            discussion:
+                "Without it a merge that lacks a shard is refused, naming the missing ones. With it the results "
+                + "record which shards are in and which are missing, every report says so, and `gambit gate` "
+                + "refuses them."))
+    var partial = false
+
     func run() throws {
         let shards = try inputs.map { input -> RunResults in
             var url = URL(fileURLWithPath: input)
             if !url.path.hasSuffix(".json") { url = Runner.resultsFile(in: url) }
             return try RunResults.load(from: url)
         }
-        let merged = try RunResults.merge(shards)
+        let merged = try RunResults.merge(shards, allowPartial: partial)
         let outputURL = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: outputURL, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(

@@ -12,12 +12,15 @@ enum Summary {
         // Columns as wide as their longest entry, so that no name is cut.
         let corpusWidth = max(results.systems.map(\.corpus.count).max() ?? 0, "corpus".count) + 1
         let systemWidth = max(results.systems.map { name($0).count }.max() ?? 0, 28)
+        // A partial merge is said first and last, where a reader of a long summary looks.
+        let partial = results.run.partial.map { "PARTIAL  \($0.summary)" }
         var lines = [
             "",
+            partial,
             "corpus".padding(toLength: corpusWidth, withPad: " ", startingAt: 0)
                 + "system".padding(toLength: systemWidth, withPad: " ", startingAt: 0)
                 + "     WER     B-WER    U-WER   term F1  utts  failed",
-        ]
+        ].compactMap { $0 }
         for system in results.systems {
             let m = system.metrics
             lines.append(
@@ -44,6 +47,7 @@ enum Summary {
                 "\(check.isSkipped ? "SKIP" : check.isWarning ? "WARN" : check.passed ? "PASS" : "FAIL")  \(check.name): \(check.message)"
             )
         }
+        if let partial { lines.append(partial) }
         return lines.joined(separator: "\n")
     }
 }

@@ -112,13 +112,22 @@ public enum Gate {
     ///   - current: The run under test.
     ///   - baseline: The reference run.
     ///   - thresholds: Limits (see ``GateThresholds``).
-    /// - Returns: The outcome; ``GateOutcome/Status/badInput`` when the thresholds are invalid or the runs share
-    ///   no system.
+    /// - Returns: The outcome; ``GateOutcome/Status/badInput`` when the thresholds are invalid, either run is a
+    ///   partial merge (``RunInfo/partial``), or the runs share no system.
     public static func evaluate(current: RunResults, baseline: RunResults, thresholds: GateThresholds = .default)
         -> GateOutcome
     {
         let problems = thresholds.problems
         if !problems.isEmpty { return GateOutcome(status: .badInput, findings: [], notes: problems) }
+        // Partial results are refused, not judged: a regression or a pass on some shards says nothing of the
+        // rest, and a "regression" exit would send the reader looking for a change that is not there.
+        let partial = [("this run", current), ("the baseline", baseline)].compactMap { name, results in
+            results.run.partial.map {
+                "\(name) has \($0.summary); the gate compares complete runs only. Merge every shard "
+                    + "(`gambit merge` without --partial) and gate that"
+            }
+        }
+        if !partial.isEmpty { return GateOutcome(status: .badInput, findings: [], notes: partial) }
         let mismatches = comparability(current: current, baseline: baseline)
         if !mismatches.isEmpty { return GateOutcome(status: .badInput, findings: [], notes: mismatches) }
         var findings: [GateFinding] = []

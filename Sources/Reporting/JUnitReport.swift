@@ -170,12 +170,23 @@ public struct JUnitReport: Sendable {
                             detail: failed.map { "\($0.id): \($0.failure ?? "")" }.joined(separator: "\n")),
                     systemOut: summary))
         }
-        let properties: [(name: String, value: String)] = [
+        var properties: [(name: String, value: String)] = [
             ("gambit.version", results.run.gambitVersion), ("suite.contentHash", results.run.suite.contentHash),
             ("engine", "\(results.run.engine.name) \(results.run.engine.version)"),
             ("acousticModel.fingerprint", results.run.engine.acousticModelFingerprint),
             ("networkDenial", "\(results.networkDenial.method); verified: \(results.networkDenial.verified)"),
         ]
+        if let partial = results.run.partial {
+            // A skipped case, not a failure: the missing shards' utterances were not tested, which is what
+            // skipped means, and the merge was asked for. CI viewers show skipped cases; the gate refuses
+            // partial results, so a partial merge cannot pass a gate either.
+            properties.append(("partial", partial.detail))
+            checks.insert(
+                JUnitDocument.TestCase(
+                    name: "every shard merged", classname: "gambit.\(suite).completeness",
+                    outcome: .skipped(message: partial.summary), systemOut: partial.summary),
+                at: 0)
+        }
         return JUnitDocument(
             name: "gambit \(suite)",
             suites: [

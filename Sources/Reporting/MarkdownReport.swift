@@ -16,6 +16,10 @@ public struct MarkdownReport: Sendable {
         let allPassed = applicable.allSatisfy(\.passed)
         line("## \(allPassed ? "✅" : "❌") Gambit — \(results.run.suite.name)")
         line()
+        if let partial = results.run.partial {
+            line("> ⚠️ **Partial results:** \(partial.detail).")
+            line()
+        }
         let denial = results.networkDenial
         line(
             "\(applicable.filter(\.passed).count) of \(applicable.count) checks passed"

@@ -8,14 +8,22 @@ extension RunResults {
     /// preparation timings are the first shard's. Checks with the same name are combined conservatively (passed
     /// only if passed in every shard; the failing shard's numbers are kept); the runner should re-evaluate checks on
     /// the merged results where it can.
-    /// - Parameter shards: Results of the shards, in any order.
+    ///
+    /// A merge must cover every shard of the run: results made of some shards only would read as the whole run.
+    /// With `allowPartial` the missing shards are recorded in ``RunInfo/partial`` instead, and every report says
+    /// so. A partial merge is itself an input: merging it with the missing shards later gives the complete run.
+    /// - Parameters:
+    ///   - shards: Results of the shards (or of earlier partial merges), in any order.
+    ///   - allowPartial: Merge even when shards are missing, and record which in ``RunInfo/partial``.
     /// - Returns: The merged results, with no ``RunInfo/shard``.
-    /// - Throws: ``ResultsError`` when there is nothing to merge, when the shards come from different suites
-    ///   (content hash), versions, engines, settings or variants, when two shards have the same index, or when an
-    ///   utterance appears in two shards.
-    public static func merge(_ shards: [RunResults]) throws -> RunResults {
+    /// - Throws: ``MissingShardsError`` when shards are missing and `allowPartial` is false; ``ResultsError`` when
+    ///   there is nothing to merge, when the shards come from different suites (content hash), versions, engines,
+    ///   settings or variants, when two shards have the same index, or when an utterance appears in two shards.
+    public static func merge(_ shards: [RunResults], allowPartial: Bool = false) throws -> RunResults {
         guard !shards.isEmpty else { throw ResultsError.nothingToMerge }
-        let ordered = shards.sorted { ($0.run.shard?.index ?? -1) < ($1.run.shard?.index ?? -1) }
+        let ordered = shards.sorted {
+            ($0.shardsCovered?.indices.first ?? -1) < ($1.shardsCovered?.indices.first ?? -1)
+        }
         let first = ordered[0]
         func same<T: Equatable>(_ what: String, _ value: (RunResults) -> T, show: (T) -> String) throws {
             for shard in ordered.dropFirst() where value(shard) != value(first) {
@@ -32,14 +40,27 @@ extension RunResults {
         )
         try same("variants", { $0.variants.map(\.withoutTimings) }, show: { $0.map(\.name).joined(separator: ", ") })
         var seenIndices = Set<Int>()
+        let shardCount = first.shardsCovered?.count ?? 1
         for shard in ordered {
-            guard let s = shard.run.shard else { continue }
-            if s.count != first.run.shard?.count {
-                throw ResultsError.mergeMismatch(
-                    what: "shard count", detail: "\(first.run.shard?.count ?? 1) vs \(s.count)")
+            guard let covered = shard.shardsCovered else { continue }
+            if covered.count != shardCount {
+                throw ResultsError.mergeMismatch(what: "shard count", detail: "\(shardCount) vs \(covered.count)")
             }
-            if !seenIndices.insert(s.index).inserted {
-                throw ResultsError.mergeMismatch(what: "shard index", detail: "shard \(s.index) given twice")
+            for index in covered.indices where !seenIndices.insert(index).inserted {
+                throw ResultsError.mergeMismatch(what: "shard index", detail: "shard \(index) given twice")
+            }
+        }
+        var partial: PartialRun?
+        if first.shardsCovered != nil {
+            let missing = (0..<shardCount).filter { !seenIndices.contains($0) }
+            if !missing.isEmpty {
+                let present = seenIndices.sorted()
+                guard allowPartial else {
+                    throw MissingShardsError(
+                        suite: first.run.suite.name, createdAt: ordered.map(\.run.createdAt).min() ?? "",
+                        shardCount: shardCount, present: present, missing: missing)
+                }
+                partial = PartialRun(shardCount: shardCount, present: present, missing: missing)
             }
         }
         let sweeps = ordered.compactMap(\.sweep)
@@ -49,6 +70,7 @@ extension RunResults {
 
         var merged = first
         merged.run.shard = nil
+        merged.run.partial = partial
         merged.run.createdAt = ordered.map(\.run.createdAt).min() ?? first.run.createdAt
         merged.networkDenial = mergeDenial(ordered.map(\.networkDenial))
         merged.sweep = sweeps.first
@@ -129,6 +151,44 @@ extension RunResults {
         return NetworkDenialEvidence(
             method: methods.joined(separator: " + "), verified: all.allSatisfy(\.verified),
             detail: details.joined(separator: "; "))
+    }
+}
+
+extension RunResults {
+    /// The shards these results hold, as indices of how many: a shard's own, or those a partial merge holds;
+    /// `nil` for a whole run.
+    var shardsCovered: (count: Int, indices: [Int])? {
+        if let shard = run.shard { return (shard.count, [shard.index]) }
+        if let partial = run.partial { return (partial.shardCount, partial.present) }
+        return nil
+    }
+}
+
+/// A merge was asked for without every shard of the run, and not as a partial merge.
+public struct MissingShardsError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The suite's name.
+    public var suite: String
+    /// The earliest shard's start time, which tells runs of one suite apart.
+    public var createdAt: String
+    /// How many shards the run was split into.
+    public var shardCount: Int
+    /// Zero-based indices of the shards given, ascending.
+    public var present: [Int]
+    /// Zero-based indices of the shards not given, ascending.
+    public var missing: [Int]
+
+    public init(suite: String, createdAt: String, shardCount: Int, present: [Int], missing: [Int]) {
+        self.suite = suite
+        self.createdAt = createdAt
+        self.shardCount = shardCount
+        self.present = present
+        self.missing = missing
+    }
+
+    public var description: String {
+        "Cannot merge: missing shards \(PartialRun.list(missing, of: shardCount)) of run of suite \"\(suite)\" "
+            + "(started \(createdAt)); given \(PartialRun.list(present, of: shardCount)). Merge every shard's results, "
+            + "or pass --partial to merge these and mark every report as partial."
     }
 }
 

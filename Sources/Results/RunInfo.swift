@@ -13,10 +13,13 @@ public struct RunInfo: Codable, Sendable, Equatable {
     public var engine: EngineInfo
     /// Recognizers evaluated beside the engine through a command; nil or empty when none.
     public var externalRecognizers: [ExternalRecognizerInfo]?
+    /// Set when these results merge only some of a run's shards (`gambit merge --partial`): which shards are in
+    /// and which are missing. `nil` for a complete run, and in files written before the field existed.
+    public var partial: PartialRun?
 
     public init(
         gambitVersion: String, createdAt: String, suite: SuiteInfo, shard: Shard? = nil, settings: RunSettings,
-        engine: EngineInfo, externalRecognizers: [ExternalRecognizerInfo]? = nil
+        engine: EngineInfo, externalRecognizers: [ExternalRecognizerInfo]? = nil, partial: PartialRun? = nil
     ) {
         self.gambitVersion = gambitVersion
         self.createdAt = createdAt
@@ -25,7 +28,42 @@ public struct RunInfo: Codable, Sendable, Equatable {
         self.settings = settings
         self.engine = engine
         self.externalRecognizers = externalRecognizers
+        self.partial = partial
     }
+}
+
+/// Results that merge some of a run's shards but not all (`gambit merge --partial`).
+///
+/// Every number in such results covers the ``present`` shards' utterances only; every report says so, and the
+/// gate refuses them.
+public struct PartialRun: Codable, Sendable, Equatable {
+    /// How many shards the run was split into (the `N` of `--shard I/N`).
+    public var shardCount: Int
+    /// Zero-based indices of the shards merged, ascending.
+    public var present: [Int]
+    /// Zero-based indices of the shards not merged, ascending; never empty.
+    public var missing: [Int]
+
+    public init(shardCount: Int, present: [Int], missing: [Int]) {
+        self.shardCount = shardCount
+        self.present = present
+        self.missing = missing
+    }
+
+    /// `1/4, 3/4`: shard indices as `--shard` takes them.
+    public static func list(_ indices: [Int], of count: Int) -> String {
+        indices.map { "\($0)/\(count)" }.joined(separator: ", ")
+    }
+
+    /// What is in and what is missing, for every report: "2 of 4 shards merged (0/4, 2/4); missing 1/4, 3/4 — every
+    /// number covers the merged shards' utterances only".
+    public var detail: String {
+        "\(present.count) of \(shardCount) shards merged (\(Self.list(present, of: shardCount))); "
+            + "missing \(Self.list(missing, of: shardCount)) — every number covers the merged shards' utterances only"
+    }
+
+    /// ``detail`` as a sentence on its own: "partial results: 2 of 4 shards merged …".
+    public var summary: String { "partial results: " + detail }
 }
 
 /// A recognizer run through a command (see the runner's `ExternalRecognizer`).

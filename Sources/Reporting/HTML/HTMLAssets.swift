@@ -10,6 +10,8 @@ enum HTMLAssets {
         Inter,Roboto,"Helvetica Neue",Arial,sans-serif;font-variant-numeric:tabular-nums}
         header.top{background:#0f172a;color:#f8fafc;padding:28px 0 22px}
         .wrap{max-width:1180px;margin:0 auto;padding:0 28px}
+        .partial-banner{background:var(--sub-bg);color:var(--sub);border-bottom:2px solid var(--sub);padding:12px 0;
+        font-weight:600}
         .brand{font-size:12px;letter-spacing:.14em;text-transform:uppercase;color:#93c5fd;font-weight:600}
         h1{margin:4px 0 6px;font-size:28px;font-weight:650;letter-spacing:-.01em}
         .meta{color:#cbd5e1;margin:0;font-size:13px}

@@ -63,6 +63,11 @@ public struct HTMLReport: Sendable {
         let failed = r.systems.reduce(0) { $0 + $1.failures.failed }
         if failed > 0 { out += "<span class=\"badge fail\">\(failed) failed utterances</span>" }
         out += "</div></div></header>\n"
+        if let partial = r.run.partial {
+            // Every number below covers some shards only; the reader must see that before any of them.
+            out += "<div class=\"partial-banner\" role=\"alert\"><div class=\"wrap\">⚠ Partial results: "
+            out += "\(e(partial.detail))</div></div>\n"
+        }
         out += "<nav class=\"toc\"><div class=\"wrap\">"
         for (anchor, title) in [
             ("summary", "Summary"), ("checks", "Checks"), ("charts", "Charts"), ("cost", "Latency & cost"),

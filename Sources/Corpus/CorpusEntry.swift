@@ -66,3 +66,18 @@ extension CorpusEntry {
         return nil
     }
 }
+
+extension CorpusEntry {
+    /// The entry with its reference text in Unicode Normalization Form C.
+    ///
+    /// The same word can be written with a precomposed letter (`é`, U+00E9) or a letter and a combining mark
+    /// (`e` U+0065 + U+0301); manifests are read into NFC so that every stage after them (reports, the oracle's
+    /// training text) sees one spelling. The scorer composes every word it compares in any case
+    /// (`Normalizer.composed` in the Scoring module).
+    func composed() -> CorpusEntry {
+        guard text.utf8.contains(where: { $0 >= 0xCC }) else { return self }
+        var entry = self
+        entry.text = text.precomposedStringWithCanonicalMapping
+        return entry
+    }
+}

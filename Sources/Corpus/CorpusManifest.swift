@@ -74,7 +74,7 @@ public enum CorpusManifest {
                 throw .duplicateID(path: path, line: number, id: entry.id, firstLine: first)
             }
             firstLineOfID[entry.id] = number
-            entries.append(entry)
+            entries.append(entry.composed())
         }
         return entries
     }

@@ -33,7 +33,8 @@ public enum Aligner {
         return Alignment(pairs: pairs(path, reference: reference, hypothesis: hypothesis))
     }
 
-    /// Aligns two texts character by character (Unicode scalars, spaces included), for CER displays.
+    /// Aligns two texts character by character (Unicode scalars of their NFC forms, spaces included), for CER
+    /// displays.
     /// - Parameters:
     ///   - reference: Reference text, e.g. normalized words joined by single spaces.
     ///   - hypothesis: Hypothesis text.
@@ -43,16 +44,17 @@ public enum Aligner {
         -> Alignment
     {
         align(
-            reference: reference.unicodeScalars.map(String.init),
-            hypothesis: hypothesis.unicodeScalars.map(String.init),
+            reference: Normalizer.composed(reference).unicodeScalars.map(String.init),
+            hypothesis: Normalizer.composed(hypothesis).unicodeScalars.map(String.init),
             mode: mode
         )
     }
 
-    /// The unit-cost edit distance between two texts over Unicode scalars (the numerator of CER).
+    /// The unit-cost edit distance between two texts over the Unicode scalars of their NFC forms (the numerator of
+    /// CER).
     public static func characterDistance(reference: String, hypothesis: String) -> Int {
-        let ref = reference.unicodeScalars.map(\.value)
-        let hyp = hypothesis.unicodeScalars.map(\.value)
+        let ref = Normalizer.composed(reference).unicodeScalars.map(\.value)
+        let hyp = Normalizer.composed(hypothesis).unicodeScalars.map(\.value)
         var calculator = CharacterDistance()
         return ref.withUnsafeBufferPointer { r in
             hyp.withUnsafeBufferPointer { h in calculator.distance(r, h) }

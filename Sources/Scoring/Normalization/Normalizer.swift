@@ -1,3 +1,5 @@
+import Foundation
+
 /// A text normalization pipeline applied identically to references and hypotheses before alignment.
 ///
 /// The stages run in this order, each controlled by one option:
@@ -12,6 +14,11 @@
 ///    digits (`don't` stays, `'quoted'` loses both), and `’` is read as `'`. Punctuation is deleted, not turned
 ///    into a word break, so `u.s.a.` becomes `usa`.
 /// 7. ``english``: optional English rules in the spirit of Whisper's `EnglishTextNormalizer`.
+///
+/// Before any of these, and whatever the options (``verbatim`` included), every token is put in Unicode
+/// Normalization Form C (``composed(_:)``), so `café` written with a precomposed `é` (U+00E9) and with `e` plus a
+/// combining accent (U+0065 U+0301) are the same word. Words are compared by their bytes once interned, and this is
+/// the one place every reference, hypothesis, boosted word, term and template value passes through.
 ///
 /// Use the same normalizer for every system you compare: the rates are only comparable under one pipeline,
 /// which is why reports embed ``summary``.
@@ -69,7 +76,7 @@ public struct Normalizer: Sendable, Codable, Hashable {
     /// The default pipeline plus every English rule.
     public static let standardEnglish = Normalizer(english: EnglishNormalization())
 
-    /// No normalization at all: tokens are split on whitespace and compared as written, as sclite does.
+    /// No normalization beyond Unicode NFC: tokens are split on whitespace and compared as written, as sclite does.
     public static let verbatim = Normalizer(
         lowercase: false,
         stripPunctuation: false,
@@ -113,7 +120,7 @@ public struct Normalizer: Sendable, Codable, Hashable {
     /// Normalizes a single whitespace-free token, appending the zero or more words it becomes.
     func normalizeToken(_ raw: Substring, into words: inout [String]) {
         if dropRecognizerTokens && Self.isRecognizerToken(raw.utf8) { return }
-        var token = String(raw)
+        var token = Self.composed(String(raw))
         if stripAlternateMarkers { token = Self.strippingAlternateMarker(token) }
         if lowercase { token = token.lowercased() }
         var pieces: [String]
@@ -123,7 +130,20 @@ public struct Normalizer: Sendable, Codable, Hashable {
         case .keep: pieces = [token]
         }
         if stripPunctuation { pieces = pieces.map(Self.strippingPunctuation) }
-        for piece in pieces where !piece.isEmpty { words.append(piece) }
+        // Lower-casing can leave a letter and a combining mark that compose (e.g. from a title-case digraph), so
+        // compose again; it costs nothing for text below U+0300.
+        for piece in pieces where !piece.isEmpty { words.append(Self.composed(piece)) }
+    }
+
+    /// `text` in Unicode Normalization Form C (canonical composition).
+    ///
+    /// Text made only of scalars below U+0300 (every UTF-8 byte below 0xCC) is returned as it is: no such scalar
+    /// decomposes or combines with the one before it, so it is already NFC.
+    /// - Parameter text: Any text.
+    /// - Returns: The canonically equivalent text in NFC.
+    public static func composed(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= 0xCC }) else { return text }
+        return text.precomposedStringWithCanonicalMapping
     }
 
     /// Whether a token is a recognizer marker rather than a word.

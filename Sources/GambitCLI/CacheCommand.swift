@@ -11,7 +11,8 @@ struct CacheCommand: ParsableCommand {
             Prepared models, oracle grammars and sweep points are cached under $GAMBIT_CACHE, else \
             $XDG_CACHE_HOME/gambit, else ~/.cache/gambit. They hold training data in clear, private data \
             included: `list` marks those entries PRIVATE.
-            """,
+
+            """ + ExitStatus.doneOrRefused,
         subcommands: [List.self, Clear.self])
 
     struct Location: ParsableArguments {
@@ -32,7 +33,8 @@ struct CacheCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Each entry with its size and age.")
+        static let configuration = CommandConfiguration(
+            abstract: "Each entry with its size and age.", discussion: ExitStatus.doneOrRefused)
 
         @OptionGroup var location: Location
 
@@ -77,7 +79,7 @@ struct CacheCommand: ParsableCommand {
 
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove every entry, or one suite's (--suite).")
+            abstract: "Remove every entry, or one suite's (--suite).", discussion: ExitStatus.doneOrRefused)
 
         @OptionGroup var location: Location
 

@@ -20,7 +20,8 @@ extension CorpusCommand {
                 Each text is spoken in several renditions, each by a different voice under a condition, \
                 assigned round-robin so that every voice and condition is used. The same inputs always give \
                 the same audio bytes; files whose stamp matches are reused, so running it again is quick.
-                """
+
+                """ + ExitStatus.doneOrRefused
         )
 
         @Argument(help: "texts.tsv (id<TAB>text<TAB>split) or a plain file with one text per line.")

@@ -8,7 +8,12 @@ import Runner
 
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Transcribe audio files and print each transcript with word timings and confidences."
+        abstract: "Transcribe audio files and print each transcript with word timings and confidences.",
+        discussion: ExitStatus.help([
+            .success: "every file transcribed",
+            .refused: "refused input or usage (an option, training data), or an error that stopped it",
+            .utterancesFailed: "some files failed to decode (each named on standard error); the others were printed",
+        ])
     )
 
     @Argument(help: "Audio files (WAV, FLAC, OGG, or headerless with --raw).")
@@ -79,7 +84,7 @@ struct Decode: ParsableCommand {
         }
         if failures > 0 {
             FileHandle.standardError.write(Data("\(failures) of \(audio.count) files failed\n".utf8))
-            throw ExitCode(1)
+            throw ExitCode(ExitStatus.utterancesFailed.rawValue)
         }
     }
 }

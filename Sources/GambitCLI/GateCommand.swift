@@ -10,7 +10,12 @@ struct GateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gate",
         abstract: "Compare results with a stored baseline; exit 1 on a regression beyond its threshold.",
-        discussion: "Exit codes: 0 pass, 1 regression, 2 bad input or usage."
+        discussion: ExitStatus.help([
+            .success: "no regression beyond its threshold",
+            .checkFailed: "a regression beyond its threshold",
+            .refused: "bad input or usage: unreadable results, invalid thresholds, runs that cannot be compared, "
+                + "partial results (gambit merge --partial)",
+        ])
     )
 
     @Argument(help: "Results of this run: Reports/.gambit/results.json or Reports/report.json.")
@@ -74,7 +79,8 @@ struct Baseline: ParsableCommand {
 
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a new baseline from results, deliberately (private terms masked).")
+            abstract: "Write a new baseline from results, deliberately (private terms masked).",
+            discussion: ExitStatus.doneOrRefused)
 
         @Argument(help: "Results: Reports/.gambit/results.json.")
         var results = "Reports/.gambit/results.json"

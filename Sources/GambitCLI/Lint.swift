@@ -6,7 +6,12 @@ import TrainingData
 
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check training data and print its accounting: counts, budget, new words and their pronunciations."
+        abstract: "Check training data and print its accounting: counts, budget, new words and their pronunciations.",
+        discussion: ExitStatus.help([
+            .success: "no problem found",
+            .checkFailed: "problems found (listed with their lines)",
+            .refused: "the file cannot be read or parsed, or bad usage",
+        ])
     )
 
     @Argument(help: "Training data: YAML, or a file exported by Gambit.")
@@ -38,7 +43,7 @@ struct Lint: ParsableCommand {
         } else {
             print(Self.text(report, alternates: vocabulary.alternatesForKnownWords))
         }
-        if !report.problems.isEmpty { throw ExitCode(1) }
+        if !report.problems.isEmpty { throw ExitCode(ExitStatus.checkFailed.rawValue) }
     }
 
     static func text(_ report: LintReport, alternates: [String]) -> String {

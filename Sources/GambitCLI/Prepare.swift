@@ -8,7 +8,8 @@ import TrainingData
 struct Prepare: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Compile training data into a custom language model and vocabulary (Apple's prepareCustomLanguageModel)."
+            "Compile training data into a custom language model and vocabulary (Apple's prepareCustomLanguageModel).",
+        discussion: ExitStatus.doneOrRefused
     )
 
     @Argument(help: "Training data: YAML, or a file exported by Gambit.")

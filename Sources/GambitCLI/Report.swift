@@ -19,7 +19,9 @@ enum ReportWriter {
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Re-render reports from saved results without decoding again.")
+        abstract: "Re-render reports from saved results without decoding again.",
+        discussion: "Partial results (gambit merge --partial) are rendered with a banner saying so.\n\n"
+            + ExitStatus.doneOrRefused)
 
     @Argument(help: "A results file: Reports/.gambit/results.json, or a report.json.")
     var results: String

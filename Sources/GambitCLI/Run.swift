@@ -7,7 +7,13 @@ import Runner
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run a suite: decode every corpus with and without each variant's custom model, and measure."
+        abstract: "Run a suite: decode every corpus with and without each variant's custom model, and measure.",
+        discussion: ExitStatus.help([
+            .success: "every check passed and every utterance decoded",
+            .checkFailed: "a check failed (FAIL in the summary), whatever else happened",
+            .refused: "refused input or usage (suite, manifest, audio, option) or an error that stopped the run",
+            .utterancesFailed: "every other check passed, but some utterances failed to decode",
+        ])
     )
 
     @Argument(help: "Suite file (default: the shipped Corpora/suite.yaml).")
@@ -115,6 +121,7 @@ struct Run: ParsableCommand {
         print(
             "wrote \(top.map { "\(output)/\($0.lastPathComponent)" }.joined(separator: ", ")) and "
                 + "\(written.count - top.count) sclite trn/ctm files under \(output)/")
+        try ExitStatus.end(with: results)
     }
 
     /// This executable, which the runner starts again as `gambit worker`.
@@ -162,7 +169,13 @@ struct Worker: ParsableCommand {
 
 struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Combine the results of shards (gambit run --shard I/N) into the results of one run.")
+        abstract: "Combine the results of shards (gambit run --shard I/N) into the results of one run.",
+        discussion: ExitStatus.help([
+            .success: "merged; every check passed and every utterance decoded",
+            .checkFailed: "merged; a check failed in a shard",
+            .refused: "refused: a shard missing (without --partial), shards of different runs, an unreadable file",
+            .utterancesFailed: "merged; every other check passed, but some utterances failed to decode",
+        ]))
 
     @Argument(help: "Shard output folders or results.json files.")
     var inputs: [String]
@@ -193,7 +206,7 @@ struct Merge: ParsableCommand {
         try merged.write(to: Runner.resultsFile(in: outputURL))
         print(Summary.text(merged))
         _ = try ReportWriter.writeAll(merged, to: outputURL)
-
+        try ExitStatus.end(with: merged)
     }
 }
 

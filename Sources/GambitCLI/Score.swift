@@ -4,7 +4,8 @@ import Scoring
 
 struct Score: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Score hypotheses against references (trn, ctm, stm or JSONL) from any recognizer."
+        abstract: "Score hypotheses against references (trn, ctm, stm or JSONL) from any recognizer.",
+        discussion: ExitStatus.doneOrRefused
     )
 
     @Option(help: "Reference transcripts.")

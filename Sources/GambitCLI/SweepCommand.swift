@@ -12,7 +12,8 @@ struct SweepCommand: ParsableCommand {
         discussion: """
             Recommends the point with the lowest dev B-WER among those whose every anti-context check \
             passes (a rise above the tolerance fails when it is significant, as in `gambit run`).
-            """
+
+            """ + ExitStatus.doneOrRefused
     )
 
     @Argument(help: "Suite file.")

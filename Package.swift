@@ -43,7 +43,9 @@ let package = Package(
         // The pipeline.
         .target(name: "Audio", dependencies: ["CSndFile", "CSampleRate"]),
         .target(name: "Corpus", dependencies: ["Audio", "TrainingData"]),
-        .target(name: "TrainingData", dependencies: [.product(name: "Yams", package: "Yams")]),
+        // The keys each file a user writes may have: a typo is an error with its line, never a default.
+        .target(name: "StrictYAML", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "TrainingData", dependencies: ["StrictYAML", .product(name: "Yams", package: "Yams")]),
         // Optimised in debug builds too: the merge walks 3.8 million n-grams, which takes a minute
         // unoptimised, and the tests build in debug.
         .target(name: "NGram", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
@@ -63,12 +65,14 @@ let package = Package(
         .target(name: "Results", dependencies: ["Scoring"], exclude: ["SCHEMA.md"]),
         .target(name: "Reporting", dependencies: ["Results", "Scoring"]),
         .target(
-            name: "Gate", dependencies: ["Results", "Reporting", "Scoring", .product(name: "Yams", package: "Yams")]),
+            name: "Gate",
+            dependencies: ["Results", "Reporting", "Scoring", "StrictYAML", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "Runner",
             dependencies: [
                 "Audio", "Corpus", "TrainingData", "NGram", "LanguageModel", "Recognition", "Scoring", "Results",
-                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams"),
+                "StrictYAML", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
 

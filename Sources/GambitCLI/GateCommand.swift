@@ -4,7 +4,6 @@ import Gate
 import Reporting
 import Results
 import Runner
-import Yams
 
 struct GateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -44,7 +43,7 @@ struct GateCommand: ParsableCommand {
         do {
             if let thresholds { limits = try Self.loadThresholds(URL(fileURLWithPath: thresholds)) }
         } catch {
-            Output.error("\(thresholds ?? ""): \(error)")
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode(2)
         }
         if let maxWerIncrease { limits.wer.maxIncrease = maxWerIncrease }
@@ -62,14 +61,7 @@ struct GateCommand: ParsableCommand {
     }
 
     static func loadThresholds(_ url: URL) throws -> GateThresholds {
-        let text = try String(contentsOf: url, encoding: .utf8)
-        if url.pathExtension == "json" {
-            return try JSONDecoder().decode(GateThresholds.self, from: Data(text.utf8))
-        }
-        let node = try Yams.compose(yaml: text)
-        let section = node?.mapping?["gate"] ?? node
-        guard let section else { return .default }
-        return try YAMLDecoder().decode(GateThresholds.self, from: Yams.serialize(node: section))
+        try GateThresholds.load(from: url)
     }
 }
 

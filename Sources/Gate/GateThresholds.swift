@@ -1,3 +1,7 @@
+import Foundation
+import StrictYAML
+import Yams
+
 /// How much one metric may get worse before the gate fails.
 ///
 /// A change fails when it is larger than ``maxIncrease`` or (relative to the old value) larger than
@@ -135,4 +139,81 @@ public struct CorpusThresholds: Codable, Sendable, Equatable {
         self.boostedWER = boostedWER
         self.antiContextWER = antiContextWER
     }
+}
+
+extension GateThresholds {
+    /// The keys a thresholds file (or a suite's `gate:` section) may have.
+    public static let schema: KeySchema = {
+        let limit = KeySchema.mapping([
+            "maxIncrease": .value, "maxIncreasePercent": .value, "requireSignificance": .value,
+        ])
+        return .mapping([
+            "wer": limit, "boostedWER": limit, "antiContextWER": limit, "finalLatencyP95": limit,
+            "realTimeFactor": limit, "failedUtterances": limit,
+            "corpora": .namedEntries(.mapping(["wer": limit, "boostedWER": limit, "antiContextWER": limit])),
+        ])
+    }()
+
+    /// Reads thresholds from a suite file's `gate:` section, or from a YAML or JSON file of
+    /// thresholds. A suite without a `gate:` section gives the defaults.
+    ///
+    /// - Parameter url: The file.
+    /// - Returns: The thresholds, with defaults for what the file leaves out.
+    /// - Throws: ``GateThresholdsError`` naming the file and line of an unknown key (with the nearest
+    ///   known one) or a value of the wrong type.
+    public static func load(from url: URL) throws(GateThresholdsError) -> GateThresholds {
+        guard let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8) else {
+            throw GateThresholdsError(path: url.path, line: nil, message: "cannot read the file as UTF-8 text")
+        }
+        let root: Node?
+        do {
+            // JSON is read as YAML too, so that its errors have lines.
+            root = try Yams.compose(yaml: text)
+        } catch {
+            throw GateThresholdsError(path: url.path, line: nil, message: "malformed YAML or JSON: \(error)")
+        }
+        guard let root else { throw GateThresholdsError(path: url.path, line: 1, message: "the file is empty") }
+        guard let mapping = root.mapping else {
+            throw GateThresholdsError(path: url.path, line: root.mark?.line, message: "expected a mapping of limits")
+        }
+        let section: Node
+        let context: String
+        if let gate = mapping["gate"] {
+            (section, context) = (gate, "gate")
+        } else if mapping["corpora"]?.sequence != nil || mapping["variants"] != nil {
+            // A suite without thresholds of its own.
+            return .default
+        } else {
+            (section, context) = (root, "the top level")
+        }
+        do {
+            try schema.check(section, context: context)
+        } catch {
+            throw GateThresholdsError(path: url.path, line: error.line, message: error.description)
+        }
+        let thresholds: GateThresholds
+        do {
+            thresholds = try YAMLDecoder().decode(GateThresholds.self, from: Yams.serialize(node: section))
+        } catch {
+            throw GateThresholdsError(path: url.path, line: section.mark?.line, message: "\(error)")
+        }
+        // Negative limits are ``problems``, which the gate reports as bad input with every one listed.
+        return thresholds
+    }
+}
+
+/// A thresholds file that cannot be used.
+public struct GateThresholdsError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var line: Int?
+    public var message: String
+
+    public init(path: String, line: Int?, message: String) {
+        self.path = path
+        self.line = line
+        self.message = message
+    }
+
+    /// "FILE:LINE: error: MESSAGE".
+    public var description: String { "\(path)\(line.map { ":\($0)" } ?? ""): error: \(message)" }
 }

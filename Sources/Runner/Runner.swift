@@ -210,6 +210,15 @@ public final class Runner {
             }
         }
 
+        if items.isEmpty {
+            // Results over no utterance would read as a perfect run.
+            throw RunnerError.shard(
+                options.shard.map { shard in
+                    "shard \(shard.index)/\(shard.count) holds no utterance of this suite's "
+                        + "\(corpusEntries.values.map(\.count).reduce(0, +)); run with fewer shards"
+                } ?? "the suite has nothing to decode: no system applies to any corpus")
+        }
+
         // Resume: what the journal already has is not decoded again.
         let journalURL = dataFolder.appendingPathComponent(Self.journalName)
         if options.fresh { try? FileManager.default.removeItem(at: journalURL) }
@@ -345,9 +354,7 @@ public final class Runner {
             let folder = corpus.manifest.deletingLastPathComponent()
             _ = try Synthesizer().build(texts: texts, output: folder)
         }
-        let all = try suite.entries(of: corpus, allowOutsidePaths: options.allowOutsidePaths)
-        guard let split = corpus.split else { return all }
-        return all.filter { $0.split == nil || $0.split == split }
+        return try suite.scoredEntries(of: corpus, allowOutsidePaths: options.allowOutsidePaths)
     }
 
     /// The oracle: a closed grammar of the corpus's own reference sentences, with a vocabulary that

@@ -4,6 +4,7 @@ import Foundation
 import LanguageModel
 import NGram
 import Results
+import StrictYAML
 import TrainingData
 import Yams
 
@@ -63,7 +64,11 @@ public struct Suite: Sendable, Equatable {
         public var interpolation: MergeOptions.Interpolation?
 
         /// Compiler options for this variant. The merged mix builds the weight into the model.
-        public var prepareOptions: PrepareOptions {
+        public var prepareOptions: PrepareOptions { requestedOptions.normalized }
+
+        /// The options as the suite gives them, before ``PrepareOptions/normalized`` resets what the
+        /// mix does not use: what ``PrepareOptions/validate()`` checks.
+        public var requestedOptions: PrepareOptions {
             var options = PrepareOptions()
             if let backgroundMass { options.backgroundMass = backgroundMass }
             if let compounds { options.compounds = compounds }
@@ -72,7 +77,7 @@ public struct Suite: Sendable, Equatable {
             if let boundaryShare { options.boundaryShare = boundaryShare }
             if let interpolation { options.interpolation = interpolation }
             options.weight = weight
-            return options.normalized
+            return options
         }
     }
 
@@ -107,15 +112,74 @@ public struct Suite: Sendable, Equatable {
     /// - Throws: ``CorpusError/outsideAllowedFolders(path:line:audio:allowed:)`` naming the manifest line, or
     ///   what ``CorpusManifest/load(_:format:audioFolder:allowedFolders:)`` throws.
     public func entries(of corpus: Corpus, allowOutsidePaths: Bool) throws -> [CorpusEntry] {
-        try CorpusManifest.load(
+        let entries = try CorpusManifest.load(
             corpus.manifest, audioFolder: corpus.audioFolder,
             allowedFolders: allowOutsidePaths ? nil : [folder] + corpus.allowedOutsideFolders)
+        guard !entries.isEmpty else {
+            throw RunnerError.corpus(
+                "corpus \(corpus.name): \(corpus.manifest.path) lists no utterance; a corpus needs at least one")
+        }
+        let known = knownSplits
+        if let stray = entries.first(where: { $0.split.map { !known.contains($0) } ?? false }) {
+            throw RunnerError.corpus(
+                "corpus \(corpus.name): utterance \(stray.id) in \(corpus.manifest.path) has split "
+                    + "'\(stray.split ?? "")', which this suite does not know (known: "
+                    + known.sorted().joined(separator: ", ")
+                    + "); fix the entry's split, or name the split on a corpus of the suite")
+        }
+        return entries
+    }
+
+    /// Splits a manifest entry may name: the usual three, and any split a corpus of the suite names.
+    public var knownSplits: Set<String> { Set(["train", "dev", "test"] + corpora.compactMap(\.split)) }
+
+    /// The entries a run scores for a corpus: those of its split, when it names one (entries without
+    /// a split belong to every split), else all of them.
+    ///
+    /// - Throws: ``RunnerError/corpus(_:)`` when the manifest is empty, an entry names a split the
+    ///   suite does not know, or the split matches no entry (naming the splits the manifest has), or
+    ///   what ``entries(of:allowOutsidePaths:)`` throws.
+    public func scoredEntries(of corpus: Corpus, allowOutsidePaths: Bool) throws -> [CorpusEntry] {
+        let all = try entries(of: corpus, allowOutsidePaths: allowOutsidePaths)
+        guard let split = corpus.split else { return all }
+        let chosen = all.filter { $0.split == nil || $0.split == split }
+        guard !chosen.isEmpty else {
+            let counts = Dictionary(grouping: all.compactMap(\.split), by: { $0 }).mapValues(\.count)
+            let have = counts.keys.sorted().map { "\($0): \(counts[$0]!)" }.joined(separator: ", ")
+            throw RunnerError.corpus(
+                "corpus \(corpus.name): no utterance of \(corpus.manifest.path) is in split '\(split)' (the "
+                    + "manifest has \(have)); choose one of those splits")
+        }
+        return chosen
     }
 
     /// How reports name an audio file: relative to the suite's folder, never an absolute path of the machine.
     public func reportedPath(_ audio: URL) -> String {
         RunResults.relativePath(from: folder, to: audio)
     }
+
+    /// The keys a suite may have. `gate:` belongs to ``GateThresholds``, which checks its own keys
+    /// (`gambit run` and `gambit gate` both read it).
+    public static let schema = KeySchema.mapping([
+        "name": .value,
+        "corpora": .list(
+            .mapping([
+                "name": .value, "manifest": .value, "role": .value, "split": .value, "texts": .value, "audio": .value,
+                "allow-outside-paths": .value,
+            ])),
+        "variants": .list(
+            .mapping([
+                "name": .value, "training": .value, "weight": .value, "corpora": .value, "backgroundMass": .value,
+                "compounds": .value, "mix": .value, "phrases": .value, "boundaryShare": .value,
+                "interpolation": .value,
+            ])),
+        "modes": .value,
+        "recognizers": .list(
+            .mapping(["name": .value, "command": .value, "onDevice": .value, "timeout": .value, "corpora": .value])),
+        "streaming": .mapping(["utterances": .value, "chunkMilliseconds": .value]),
+        "cache": .value,
+        "gate": .value,
+    ])
 
     /// Reads a suite file.
     ///
@@ -136,8 +200,13 @@ public struct Suite: Sendable, Equatable {
         } catch let error as YamlError {
             throw RunnerError.invalidSuite(path: url.path, line: nil, message: "malformed YAML: \(error)")
         }
-        guard let root = node?.mapping else {
+        guard let node, let root = node.mapping else {
             throw RunnerError.invalidSuite(path: url.path, line: 1, message: "expected a mapping at the top level")
+        }
+        do {
+            try schema.check(node)
+        } catch {
+            throw RunnerError.invalidSuite(path: url.path, line: error.line, message: error.description)
         }
         let folder = url.deletingLastPathComponent()
         func fail(_ node: Node?, _ message: String) -> RunnerError {
@@ -171,8 +240,22 @@ public struct Suite: Sendable, Equatable {
             }
         }
 
+        /// The items of a list under `key`: none when the key is absent, an error when it is there but
+        /// is not a list (a `variants:` with nothing after it is a slip more often than a wish; `[]` says
+        /// "none" on purpose), or when it is empty and `allowEmpty` is off.
+        func list(_ key: String, _ what: String, allowEmpty: Bool = true) throws -> [Node] {
+            guard let value = root[key] else { return [] }
+            guard let items = value.sequence else {
+                throw fail(value, "'\(key)' must be a list of \(what)" + (allowEmpty ? " (write [] for none)" : ""))
+            }
+            if items.isEmpty && !allowEmpty {
+                throw fail(value, "'\(key)' lists no \(what); list at least one, or remove the key")
+            }
+            return Array(items)
+        }
+
         var corpora: [Corpus] = []
-        for item in root["corpora"]?.sequence ?? [] {
+        for item in try list("corpora", "corpora", allowEmpty: false) {
             guard let mapping = item.mapping else { throw fail(item, "each corpus is a mapping") }
             let roleText = try string(mapping, "role", required: false) ?? "domain"
             let role: CorpusRole
@@ -205,17 +288,15 @@ public struct Suite: Sendable, Equatable {
         }
 
         var variants: [Variant] = []
-        for item in root["variants"]?.sequence ?? [] {
+        for item in try list("variants", "variants") {
             guard let mapping = item.mapping else { throw fail(item, "each variant is a mapping") }
             let weightText = try string(mapping, "weight", required: false) ?? "0.5"
-            guard let weight = Double(weightText), (0...1).contains(weight) else {
-                throw fail(mapping["weight"], "weight must be a number within 0…1")
-            }
+            guard let weight = Double(weightText) else { throw fail(mapping["weight"], "weight must be a number") }
             let applies = try corpusNames(mapping["corpora"])
             var backgroundMass: Double?
             if let text = try string(mapping, "backgroundMass", required: false) {
-                guard let value = Double(text), (0...1).contains(value) else {
-                    throw fail(mapping["backgroundMass"], "backgroundMass must be a number within 0…1")
+                guard let value = Double(text) else {
+                    throw fail(mapping["backgroundMass"], "backgroundMass must be a number")
                 }
                 backgroundMass = value
             }
@@ -228,8 +309,8 @@ public struct Suite: Sendable, Equatable {
             }
             var boundaryShare: Double?
             if let text = try string(mapping, "boundaryShare", required: false) {
-                guard let value = Double(text), (0...1).contains(value) else {
-                    throw fail(mapping["boundaryShare"], "boundaryShare must be a number within 0…1")
+                guard let value = Double(text) else {
+                    throw fail(mapping["boundaryShare"], "boundaryShare must be a number")
                 }
                 boundaryShare = value
             }
@@ -253,6 +334,11 @@ public struct Suite: Sendable, Equatable {
                 compounds: try flag(mapping, "compounds"), mix: mix, boundaryShare: boundaryShare)
             variant.interpolation = interpolation
             variant.phrases = phrases
+            do {
+                try variant.requestedOptions.validate()
+            } catch {
+                throw fail(mapping[error.setting] ?? item, error.description)
+            }
             variants.append(variant)
         }
         if Set(variants.map(\.name)).count != variants.count {
@@ -260,8 +346,8 @@ public struct Suite: Sendable, Equatable {
         }
 
         var modes: [SystemMode] = [.baseline, .customized, .oracle]
-        if let list = root["modes"] {
-            modes = try (list.sequence ?? []).map { node in
+        if root["modes"] != nil {
+            modes = try list("modes", "modes (baseline, customized, oracle)", allowEmpty: false).map { node in
                 guard let mode = node.scalar.flatMap({ SystemMode(rawValue: $0.string) }) else {
                     throw fail(node, "modes are baseline, customized and oracle")
                 }
@@ -269,7 +355,7 @@ public struct Suite: Sendable, Equatable {
             }
         }
         var recognizers: [ExternalRecognizer] = []
-        for item in root["recognizers"]?.sequence ?? [] {
+        for item in try list("recognizers", "recognizers") {
             guard let mapping = item.mapping else { throw fail(item, "each recognizer is a mapping") }
             let name = try string(mapping, "name")!
             if name == "pocketsphinx" || recognizers.contains(where: { $0.name == name }) {
@@ -304,7 +390,10 @@ public struct Suite: Sendable, Equatable {
             recognizers.append(recognizer)
         }
         var streaming = Streaming(utterances: 10, chunkMilliseconds: 100)
-        if let mapping = root["streaming"]?.mapping {
+        if let value = root["streaming"] {
+            guard let mapping = value.mapping else {
+                throw fail(value, "'streaming' must be a mapping with utterances and chunkMilliseconds")
+            }
             if let count = try string(mapping, "utterances", required: false) {
                 guard let value = Int(count), value >= 0 else { throw fail(mapping["utterances"], "a whole number") }
                 streaming.utterances = value

@@ -1,4 +1,5 @@
 import Foundation
+import StrictYAML
 
 /// Where a piece of training data came from: a YAML file and line, or a Swift call site.
 ///
@@ -94,7 +95,7 @@ public struct TrainingDataError: Error, Sendable, Hashable, CustomStringConverti
         switch kind {
         case .unknownClass(let name, let template, let known):
             var text = "template \"\(template)\" uses unknown class <\(name)>"
-            if let suggestion = closestMatch(to: name, in: known) {
+            if let suggestion = nearestKey(to: name, in: known) {
                 text += "; did you mean <\(suggestion)>?"
             }
             let list = known.isEmpty ? "none" : known.map { "<\($0)>" }.joined(separator: ", ")
@@ -146,7 +147,7 @@ public struct TrainingDataError: Error, Sendable, Hashable, CustomStringConverti
             return "missing required key `\(key)` in \(context)."
         case .unknownKey(let key, let context, let allowed):
             var text = "unknown key `\(key)` in \(context)"
-            if let suggestion = closestMatch(to: key, in: allowed) {
+            if let suggestion = nearestKey(to: key, in: allowed) {
                 text += "; did you mean `\(suggestion)`?"
             }
             return text + " Allowed keys: " + allowed.map { "`\($0)`" }.joined(separator: ", ") + "."
@@ -159,32 +160,4 @@ public struct TrainingDataError: Error, Sendable, Hashable, CustomStringConverti
             return "cannot read the exported training data: \(problem)"
         }
     }
-}
-
-/// The candidate nearest to `word` by edit distance, if it is close enough to be a plausible typo.
-func closestMatch(to word: String, in candidates: [String]) -> String? {
-    var best: (String, Int)?
-    for candidate in candidates.sorted() {
-        let distance = editDistance(Array(word.lowercased()), Array(candidate.lowercased()))
-        if distance <= max(1, candidate.count / 3), best == nil || distance < best!.1 {
-            best = (candidate, distance)
-        }
-    }
-    return best?.0
-}
-
-private func editDistance(_ lhs: [Character], _ rhs: [Character]) -> Int {
-    if lhs.isEmpty { return rhs.count }
-    if rhs.isEmpty { return lhs.count }
-    var previous = Array(0...rhs.count)
-    var current = [Int](repeating: 0, count: rhs.count + 1)
-    for i in 1...lhs.count {
-        current[0] = i
-        for j in 1...rhs.count {
-            let cost = lhs[i - 1] == rhs[j - 1] ? 0 : 1
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-        }
-        swap(&previous, &current)
-    }
-    return previous[rhs.count]
 }

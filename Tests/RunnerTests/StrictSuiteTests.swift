@@ -1,0 +1,158 @@
+import Foundation
+import GambitTestSupport
+import Runner
+import Testing
+
+/// A typo, an empty list or a split that matches nothing in a suite is an error naming the line,
+/// never a default that makes the run report something else.
+@Suite("Strict suites")
+struct StrictSuiteTests {
+    /// A suite folder with a two-line manifest (one dev, one test utterance) and `suite` as its file.
+    func suite(_ text: String, manifest: String? = nil) throws -> URL {
+        let folder = try TestSupport.temporaryDirectory("strict-suite")
+        let audio = TestSupport.cards[0].path
+        let lines =
+            manifest
+                ?? """
+                {"id": "a1", "audio": "\(audio)", "text": "ten of clubs", "split": "dev"}
+                {"id": "a2", "audio": "\(audio)", "text": "ten of clubs", "split": "test"}
+
+                """
+        try lines.write(to: folder.appendingPathComponent("m.jsonl"), atomically: true, encoding: .utf8)
+        let url = folder.appendingPathComponent("suite.yaml")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    func error(_ text: String) throws -> RunnerError {
+        let url = try suite(text)
+        return try #require(throws: RunnerError.self) { try Suite.load(url) }
+    }
+
+    static let corpora = "corpora:\n  - {name: c, manifest: m.jsonl, role: anti-context}\n"
+
+    @Test(
+        "An unknown key is an error with its line and the nearest known key",
+        arguments: [
+            // A variant's weight spelled wrong.
+            (
+                corpora + "variants:\n  - {name: v, training: t.yaml, wieght: 0.9}\n", 4, "wieght",
+                "in variants[0]; did you mean `weight`?"
+            ),
+            // A top-level section spelled wrong.
+            (corpora + "modse: [baseline]\n", 3, "modse", "in the top level; did you mean `modes`?"),
+            (corpora + "streaming: {utterances: 2, chunkMs: 100}\n", 3, "chunkMs", "in streaming"),
+            (
+                "name: x\ncorpora:\n  - {name: c, manifest: m.jsonl, rol: anti-context}\n", 3, "rol",
+                "did you mean `role`?"
+            ),
+            (
+                corpora + "recognizers:\n  - {name: r, command: [x, \"{audio}\"], onDevice: true, timout: 3}\n", 4,
+                "timout", "did you mean `timeout`?"
+            ),
+        ])
+    func unknownKey(text: String, line: Int, key: String, message: String) throws {
+        guard case .invalidSuite(_, let reported, let text) = try error(text) else {
+            Issue.record("not a suite error")
+            return
+        }
+        #expect(reported == line)
+        #expect(text.contains("unknown key `\(key)`"), "\(text)")
+        #expect(text.contains(message), "\(text)")
+    }
+
+    @Test("A list that is not a list, or an empty one where one is needed, is an error")
+    func emptyOrMistypedLists() throws {
+        let nullVariants = try error(Self.corpora + "variants:\nmodes: [baseline]\n")
+        #expect("\(nullVariants)".contains("'variants' must be a list of variants (write [] for none)"))
+        let noModes = try error(Self.corpora + "modes: []\n")
+        #expect("\(noModes)".contains("'modes' lists no modes"))
+        let noCorpora = try error("corpora: []\n")
+        #expect("\(noCorpora)".contains("'corpora' lists no corpora"))
+        let streaming = try error(Self.corpora + "streaming: 5\n")
+        #expect("\(streaming)".contains("'streaming' must be a mapping"))
+        // `[]` says "none" on purpose.
+        let none = try Suite.load(try suite(Self.corpora + "variants: []\nrecognizers: []\n"))
+        #expect(none.variants.isEmpty && none.recognizers.isEmpty)
+    }
+
+    @Test("The shipped suites load: every key they use is known")
+    func shippedSuites() throws {
+        for name in ["suite", "mixes", "phrases", "tune-merged"] {
+            _ = try Suite.load(TestSupport.packageRoot.appendingPathComponent("Corpora/\(name).yaml"))
+        }
+    }
+
+    @Test("A split that matches nothing, an unknown split and an empty manifest are errors naming the corpus")
+    func splits() throws {
+        let typo = try Suite.load(
+            try suite("corpora:\n  - {name: c, manifest: m.jsonl, role: domain, split: tset}\n"))
+        // "tset" is known because the suite names it, but no utterance is in it.
+        let none = try #require(throws: RunnerError.self) {
+            try typo.scoredEntries(of: typo.corpora[0], allowOutsidePaths: true)
+        }
+        #expect("\(none)".contains("corpus c: no utterance of"), "\(none)")
+        #expect("\(none)".contains("is in split 'tset' (the manifest has dev: 1, test: 1)"), "\(none)")
+
+        let audio = TestSupport.cards[0].path
+        let stray = try Suite.load(
+            try suite(
+                "corpora:\n  - {name: c, manifest: m.jsonl, role: domain, split: test}\n",
+                manifest: """
+                    {"id": "a1", "audio": "\(audio)", "text": "ten of clubs", "split": "test"}
+                    {"id": "a2", "audio": "\(audio)", "text": "ten of clubs", "split": "tets"}
+
+                    """))
+        let unknown = try #require(throws: RunnerError.self) {
+            try stray.scoredEntries(of: stray.corpora[0], allowOutsidePaths: true)
+        }
+        #expect("\(unknown)".contains("utterance a2"), "\(unknown)")
+        #expect("\(unknown)".contains("split 'tets', which this suite does not know (known: dev, test, train)"))
+
+        let empty = try Suite.load(try suite(Self.corpora, manifest: "\n"))
+        let nothing = try #require(throws: RunnerError.self) {
+            try empty.scoredEntries(of: empty.corpora[0], allowOutsidePaths: true)
+        }
+        #expect("\(nothing)".contains("lists no utterance"), "\(nothing)")
+
+        let fine = try Suite.load(try suite("corpora:\n  - {name: c, manifest: m.jsonl, role: domain, split: dev}\n"))
+        #expect(try fine.scoredEntries(of: fine.corpora[0], allowOutsidePaths: true).map(\.id) == ["a1"])
+    }
+
+    @Test("gambit run refuses a typo in the suite, a split with nothing in it and a shard beyond the data")
+    func throughTheCommandLine() throws {
+        let typo = try suite(Self.corpora + "variants: []\nmodes: [baseline]\ngate:\n  wer: {maxIncrese: 1}\n")
+        let output = typo.deletingLastPathComponent().appendingPathComponent("out").path
+        let gate = try TestSupport.gambit(["run", typo.path, "--output", output])
+        #expect(gate.status != 0)
+        #expect(
+            gate.output.contains("unknown key `maxIncrese` in gate.wer; did you mean `maxIncrease`?"), "\(gate.output)")
+
+        let split = try suite(
+            "corpora:\n  - {name: c, manifest: m.jsonl, role: domain, split: dev}\nmodes: [baseline]\n")
+        let splitRun = try TestSupport.gambit([
+            "run", split.path, "--split", "validation", "--allow-outside-paths", "--output",
+            split.deletingLastPathComponent().appendingPathComponent("out").path,
+        ])
+        #expect(splitRun.status != 0)
+        #expect(
+            splitRun.output.contains("is in split 'validation' (the manifest has dev: 1, test: 1)"),
+            "\(splitRun.output)")
+        #expect(!splitRun.output.contains("0.00%"), "\(splitRun.output)")
+
+        // One utterance over eight shards: at least seven shards hold nothing.
+        let one = try suite(
+            Self.corpora + "modes: [baseline]\n",
+            manifest: "{\"id\": \"a1\", \"audio\": \"\(TestSupport.cards[0].path)\", \"text\": \"ten of clubs\"}\n")
+        let emptyShard = try (0..<8).lazy.map { index in
+            try TestSupport.gambit([
+                "run", one.path, "--shard", "\(index)/8", "--allow-outside-paths", "--output",
+                one.deletingLastPathComponent().appendingPathComponent("out\(index)").path,
+            ])
+        }.first { $0.status != 0 }
+        let refused = try #require(emptyShard)
+        #expect(
+            refused.output.contains("holds no utterance of this suite's 1; run with fewer shards"), "\(refused.output)")
+        #expect(!refused.output.contains("0.00%"), "\(refused.output)")
+    }
+}

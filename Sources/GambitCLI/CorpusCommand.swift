@@ -36,10 +36,10 @@ extension CorpusCommand {
         @Option(help: "Comma-separated conditions: clean, noise:SNR_DB, speed:FACTOR, telephone.")
         var conditions = SynthesisPlan.standard.conditions.map(\.description).joined(separator: ",")
 
-        @Option(help: "Renditions (voice, condition) per text.")
+        @Option(parsing: .unconditional, help: "Renditions (voice, condition) per text.")
         var renditions = SynthesisPlan.standard.renditionsPerText
 
-        @Option(help: "Utterances to synthesize at once (default: one per processor).")
+        @Option(parsing: .unconditional, help: "Utterances to synthesize at once (default: one per processor).")
         var jobs: Int?
 
         func run() throws {
@@ -49,6 +49,7 @@ extension CorpusCommand {
                     try Condition(parsing: text)
                 },
                 renditionsPerText: renditions)
+            if let jobs, jobs < 1 { throw ValidationError("--jobs is \(jobs); it must be at least 1") }
             do {
                 try plan.validate()
             } catch {

@@ -25,13 +25,13 @@ struct Decode: ParsableCommand {
     @Option(help: "Format of headerless audio: ENCODING:RATE:CHANNELS, e.g. s16le:16000:1.")
     var raw: String?
 
-    @Option(help: "Alternatives to list beside the best transcription.")
+    @Option(parsing: .unconditional, help: "Alternatives to list beside the best transcription.")
     var alternatives = 3
 
     @Option(help: "Training data to customize recognition with (prepared and cached on first use).")
     var training: String?
 
-    @Option(help: "Weight of the custom language model, 0…1.")
+    @Option(parsing: .unconditional, help: "Weight of the custom language model, 0…1.")
     var weight = 0.5
 
     @Option(
@@ -57,14 +57,23 @@ struct Decode: ParsableCommand {
             }
             rawFormat = parsed
         }
-        guard (0...1).contains(weight) else { throw ValidationError("--weight must be within 0…1") }
+        // A merged model has the weight built in, so it is prepared for this weight.
+        var prepareOptions = PrepareOptions(mix: mix)
+        prepareOptions.weight = weight
+        prepareOptions.interpolation = interpolation
+        do {
+            try prepareOptions.validate()
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        guard RecognitionOptions.alternativesRange.contains(alternatives) else {
+            throw ValidationError(
+                "--alternatives is \(alternatives); it must be within \(RecognitionOptions.alternativesRange.lowerBound)…"
+                    + "\(RecognitionOptions.alternativesRange.upperBound)")
+        }
         let recognizer = try SpeechRecognizer(locale: locale)
         var options = RecognitionOptions(requiresOnDeviceRecognition: !allowServer, maximumAlternatives: alternatives)
         if let training {
-            // A merged model has the weight built in, so it is prepared for this weight.
-            var prepareOptions = PrepareOptions(mix: mix)
-            prepareOptions.weight = weight
-            prepareOptions.interpolation = interpolation
             let (artifact, _) = try Toolchain(model: recognizer.model).prepare(
                 URL(fileURLWithPath: training), options: prepareOptions)
             options.customizedLanguageModel = Toolchain.configuration(artifact, weight: weight)

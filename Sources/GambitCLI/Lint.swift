@@ -17,7 +17,7 @@ struct Lint: ParsableCommand {
     @Argument(help: "Training data: YAML, or a file exported by Gambit.")
     var training: String
 
-    @Option(help: "Training-data budget in samples.")
+    @Option(parsing: .unconditional, help: "Training-data budget in samples.")
     var budget = TrainingDataLimits.default.sampleBudget
 
     @Flag(help: "Print JSON instead of text.")
@@ -27,6 +27,11 @@ struct Lint: ParsableCommand {
         let url = URL(fileURLWithPath: training)
         let data = try Toolchain.loadTrainingData(url)
         let limits = TrainingDataLimits(sampleBudget: budget)
+        do {
+            try PrepareOptions(limits: limits).validate()
+        } catch {
+            throw ValidationError("\(error)")
+        }
         var report = data.lint(limits: limits, requestedLocale: Locale(identifier: "en-US"))
         let toolchain = Toolchain()
         let dictionary = try toolchain.compiler.dictionary()

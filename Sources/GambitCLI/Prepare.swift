@@ -18,10 +18,10 @@ struct Prepare: ParsableCommand {
     @Option(help: "Artifact folder (default: the cache).")
     var output: String?
 
-    @Option(help: "N-gram order.")
+    @Option(parsing: .unconditional, help: "N-gram order.")
     var order = 3
 
-    @Option(help: "Training-data budget in samples.")
+    @Option(parsing: .unconditional, help: "Training-data budget in samples.")
     var budget = TrainingDataLimits.default.sampleBudget
 
     @Flag(inversion: .prefixedNo, help: "Add a spelling-based pronunciation beside each supplied one.")
@@ -33,13 +33,15 @@ struct Prepare: ParsableCommand {
     )
     var mix = LanguageModelMix.set
 
-    @Option(help: "Merged: the custom side's weight π (Apple's weight), 0…1.")
+    @Option(parsing: .unconditional, help: "Merged: the custom side's weight π (Apple's weight), 0…1.")
     var weight = PrepareOptions().weight
 
-    @Option(help: "Merged: the custom side's share π₀ of the unigram level, 0…1.")
+    @Option(parsing: .unconditional, help: "Merged: the custom side's share π₀ of the unigram level, 0…1.")
     var unigramWeight = PrepareOptions().unigramWeight
 
-    @Option(help: "Merged: tempering s of the history probabilities that set each history's weight.")
+    @Option(
+        parsing: .unconditional,
+        help: "Merged: tempering s of the history probabilities that set each history's weight.")
     var tempering = PrepareOptions().tempering
 
     @Option(
@@ -53,13 +55,16 @@ struct Prepare: ParsableCommand {
             discussion: "Default: sentences for the set mix, fragments for merged.", valueName: "fragments|sentences"))
     var phrases: PhraseFraming?
 
-    @Option(help: "Fragments: share of a phrase's count that counts it as a whole utterance, 0…1.")
+    @Option(
+        parsing: .unconditional, help: "Fragments: share of a phrase's count that counts it as a whole utterance, 0…1.")
     var boundaryShare = PrepareOptions().boundaryShare
 
     @Flag(help: "Merged: keep the merged model's ARPA text (about 100 MB) beside the binary.")
     var keepArpa = false
 
-    @Option(help: "Set: share of the custom unigram mass kept for words outside the training data (0…1).")
+    @Option(
+        parsing: .unconditional,
+        help: "Set: share of the custom unigram mass kept for words outside the training data (0…1).")
     var backgroundMass = PrepareOptions().backgroundMass
 
     @Flag(inversion: .prefixedNo, help: "Predict fixed expressions that start with a boosted word as one token.")
@@ -85,6 +90,11 @@ struct Prepare: ParsableCommand {
             backgroundMass: backgroundMass, compounds: compounds, mix: mix, weight: weight,
             unigramWeight: unigramWeight, tempering: tempering, boundaryShare: boundaryShare, keepMergedARPA: keepArpa,
             interpolation: interpolation, phrases: phrases)
+        do {
+            try options.validate()
+        } catch {
+            throw ValidationError("\(error)")
+        }
         if let export {
             try Toolchain.loadTrainingData(url).export(to: URL(fileURLWithPath: export), limits: options.limits)
         }

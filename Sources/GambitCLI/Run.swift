@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Gate
 import LanguageModel
 import NGram
 import Results
@@ -22,7 +23,7 @@ struct Run: ParsableCommand {
     @Option(help: "Output folder for results, journal and reports.")
     var output = "Reports"
 
-    @Option(help: "Decoder worker processes (default: one per core).")
+    @Option(parsing: .unconditional, help: "Decoder worker processes (default: one per core).")
     var workers = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: "Run one deterministic slice: I/N (0-based), e.g. 0/4.")
@@ -76,6 +77,7 @@ struct Run: ParsableCommand {
     var split: String?
 
     func run() throws {
+        guard workers >= 1 else { throw ValidationError("--workers is \(workers); it must be at least 1") }
         var parsedShard: Shard?
         if let shard {
             let parts = shard.split(separator: "/").compactMap { Int($0) }
@@ -85,6 +87,8 @@ struct Run: ParsableCommand {
             parsedShard = Shard(index: parts[0], count: parts[1])
         }
         var suiteFile = try Suite.load(URL(fileURLWithPath: suite))
+        // A typo in the suite's gate section is caught now, not when CI gates on the results.
+        _ = try GateThresholds.load(from: suiteFile.file)
         if let mix {
             for index in suiteFile.variants.indices { suiteFile.variants[index].mix = mix }
         }

@@ -94,6 +94,63 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
 }
 
 extension PrepareOptions {
+    /// N-gram orders the engine reads back: sphinxbase's trie allocates for order 6 and up until it
+    /// crashes (a segfault, or a calloc of gigabytes); orders below 1 are no model at all.
+    public static let supportedOrders = 1...5
+
+    /// A setting outside its range: the setting's name (as a suite spells it), its value and the range.
+    public struct InvalidSetting: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The setting as a suite spells it (`boundaryShare`); the command line spells it in kebab case.
+        public var setting: String
+        public var value: String
+        /// The allowed range, for the message: "0…1".
+        public var allowed: String
+
+        public init(setting: String, value: String, allowed: String) {
+            self.setting = setting
+            self.value = value
+            self.allowed = allowed
+        }
+
+        /// The option that sets it on the command line: `--boundary-share`.
+        public var option: String {
+            "--"
+                + setting.reduce(into: "") { text, character in
+                    text += character.isUppercase ? "-\(character.lowercased())" : String(character)
+                }
+        }
+
+        public var description: String {
+            "`\(setting)` is \(value); it must be within \(allowed) (the suite's `\(setting):`, or \(option))"
+        }
+    }
+
+    /// Checks every setting against its range, once, for the command line and the suite alike. Call
+    /// it on the options as given, before ``normalized`` resets what a mix does not use.
+    ///
+    /// - Throws: ``InvalidSetting`` for the first setting out of range.
+    public func validate() throws(InvalidSetting) {
+        guard Self.supportedOrders.contains(order) else {
+            throw InvalidSetting(setting: "order", value: "\(order)", allowed: "1…5 (the orders the engine reads)")
+        }
+        guard limits.sampleBudget > 0 else {
+            throw InvalidSetting(setting: "budget", value: "\(limits.sampleBudget)", allowed: "1…\(Int.max) samples")
+        }
+        let shares: [(String, Double)] = [
+            ("weight", weight), ("unigramWeight", unigramWeight), ("boundaryShare", boundaryShare),
+            ("backgroundMass", backgroundMass), ("compoundSplitShare", compoundSplitShare),
+        ]
+        for (name, value) in shares where !(0...1).contains(value) {
+            throw InvalidSetting(setting: name, value: "\(value)", allowed: "0…1")
+        }
+        guard tempering >= 0, tempering.isFinite else {
+            throw InvalidSetting(setting: "tempering", value: "\(tempering)", allowed: "0…∞ (finite)")
+        }
+        guard commonWordCount >= 0 else {
+            throw InvalidSetting(setting: "commonWordCount", value: "\(commonWordCount)", allowed: "0 or more")
+        }
+    }
+
     /// The default of ``boundaryShare`` for phrases framed as fragments.
     public static let defaultBoundaryShare = 0.5
 
@@ -204,19 +261,15 @@ public final class LanguageModelCompiler {
     ) throws(LanguageModelError) -> (artifact: PreparedArtifact, cached: Bool) {
         var timings = PreparedModel.Timings()
         var clock = Stopwatch()
+        do {
+            try options.validate()
+        } catch {
+            throw .invalidSetting(error)
+        }
         let options = options.normalized
-        if options.mix == .merged {
-            guard options.order <= 3 else {
-                throw .invalidTrainingData(
-                    "the merged mix builds a trigram model like the base model; order \(options.order) needs --mix set")
-            }
-            guard (0...1).contains(options.weight), (0...1).contains(options.unigramWeight),
-                (0...1).contains(options.boundaryShare), options.tempering >= 0, options.tempering.isFinite
-            else {
-                throw .invalidTrainingData(
-                    "merge settings out of range: weight, unigram weight and boundary share must be within 0…1, "
-                        + "tempering ≥ 0")
-            }
+        if options.mix == .merged, options.order > 3 {
+            throw .invalidTrainingData(
+                "the merged mix builds a trigram model like the base model; order \(options.order) needs --mix set")
         }
 
         let exported: Data

@@ -10,6 +10,8 @@ public enum LanguageModelError: Error, Equatable, Sendable, CustomStringConverti
     case artifactInvalid(path: String, reason: String)
     /// sphinxbase rejected the estimated model.
     case engineRejected(path: String, reason: String)
+    /// A compiler setting outside its range.
+    case invalidSetting(PrepareOptions.InvalidSetting)
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum LanguageModelError: Error, Equatable, Sendable, CustomStringConverti
         case .artifactInvalid(let path, let reason):
             "\(path): prepared model is not usable: \(reason); run prepare again"
         case .engineRejected(let path, let reason): "\(path): PocketSphinx rejected the language model: \(reason)"
+        case .invalidSetting(let problem): "\(problem)"
         }
     }
 }

@@ -54,6 +54,8 @@ public struct RecognitionOptions: Sendable, Hashable, Codable {
     public var customizedLanguageModel: LanguageModelConfiguration?
     /// How many alternative transcriptions to return beside the best one.
     public var maximumAlternatives: Int
+    /// How many alternatives a request may ask for: none to 50 (the n-best search grows with it).
+    public static let alternativesRange = 0...50
 
     public init(
         shouldReportPartialResults: Bool = true, requiresOnDeviceRecognition: Bool = false,

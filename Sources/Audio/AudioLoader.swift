@@ -152,11 +152,21 @@ public struct AudioLoader: Sendable {
 
     /// Compares the data length a container's header declares with the bytes actually present.
     ///
-    /// libsndfile quietly clamps a truncated WAV or AIFF to the bytes that are there; its log says so.
+    /// libsndfile quietly clamps a truncated WAV or AIFF to the bytes that are there; its log says so. A WAV
+    /// written where the writer cannot seek back (a pipe, a recorder stopped abruptly) declares its data chunk's
+    /// length as unknown, and libsndfile then reads the data to the end of the file, as sox and ffmpeg do: that
+    /// is not truncation, although the log also says the size "should be" the real one.
     private static func truncation(of file: OpaquePointer, info: SF_INFO, fileSize: Int) -> String? {
         var log = [CChar](repeating: 0, count: 4096)
         _ = sf_command(file, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
         let text = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Only plain RIFF WAV: RF64 puts 0xFFFFFFFF in its data chunk by design, with the real length elsewhere.
+        let container = info.format & Int32(SF_FORMAT_TYPEMASK)
+        if container == Int32(SF_FORMAT_WAV) || container == Int32(SF_FORMAT_WAVEX),
+            text.split(separator: "\n").contains(where: isUnknownDataLength)
+        {
+            return nil
+        }
         for line in text.split(separator: "\n") {
             let lowered = line.lowercased()
             if lowered.contains("should be") || lowered.contains("truncated")
@@ -166,6 +176,16 @@ public struct AudioLoader: Sendable {
             }
         }
         return nil
+    }
+
+    /// Whether a line of libsndfile's log gives the WAV data chunk's length as one of the values writers use
+    /// for "unknown": 0xFFFFFFFF (recorders, ffmpeg and most streaming writers) or 0x7FFFF000 (sox 14.4 writing
+    /// to a pipe, measured). The log line reads `data : 4294967295 (should be 35052)`.
+    private static func isUnknownDataLength(_ line: Substring) -> Bool {
+        let parts = line.split(separator: ":", maxSplits: 1)
+        guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == "data" else { return false }
+        let value = parts[1].split(separator: " ").first.flatMap { UInt64($0) }
+        return value == 0xFFFF_FFFF || value == 0x7FFF_F000
     }
 
     /// True when the file starts like a sound container (RIFF/RF64 WAV, AIFF, FLAC, Ogg, AU, CAF, NIST).

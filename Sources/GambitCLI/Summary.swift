@@ -6,11 +6,12 @@ enum Summary {
     static func text(_ results: RunResults) -> String {
         func pct(_ value: Double?) -> String { value.map { String(format: "%6.2f%%", $0 * 100) } ?? "     —" }
         func name(_ system: SystemResults) -> String {
-            system.recognizer.map { "external: \($0)" }
-                ?? (system.mode == .customized ? "customized: \(system.variant ?? "")" : system.mode.rawValue)
+            printable(
+                system.recognizer.map { "external: \($0)" }
+                    ?? (system.mode == .customized ? "customized: \(system.variant ?? "")" : system.mode.rawValue))
         }
         // Columns as wide as their longest entry, so that no name is cut.
-        let corpusWidth = max(results.systems.map(\.corpus.count).max() ?? 0, "corpus".count) + 1
+        let corpusWidth = max(results.systems.map { printable($0.corpus).count }.max() ?? 0, "corpus".count) + 1
         let systemWidth = max(results.systems.map { name($0).count }.max() ?? 0, 28)
         // A partial merge is said first and last, where a reader of a long summary looks.
         let partial = results.run.partial.map { "PARTIAL  \($0.summary)" }
@@ -24,7 +25,7 @@ enum Summary {
         for system in results.systems {
             let m = system.metrics
             lines.append(
-                system.corpus.padding(toLength: corpusWidth, withPad: " ", startingAt: 0)
+                printable(system.corpus).padding(toLength: corpusWidth, withPad: " ", startingAt: 0)
                     + name(system).padding(toLength: systemWidth, withPad: " ", startingAt: 0)
                     + " \(pct(m.rates.wordErrorRate))  \(pct(m.boosted?.boostedWordErrorRate))  "
                     + "\(pct(m.boosted?.unboostedWordErrorRate))  \(pct(m.terms?.overall.f1))  "
@@ -35,8 +36,9 @@ enum Summary {
             let delta = comparison.deltaWER
             lines.append(
                 String(
-                    format: "%@ / %@: WER %.2f%% → %.2f%% (Δ %+.2f, 95%% CI %+.2f…%+.2f)%@%@", comparison.corpus,
-                    comparison.variant, comparison.baseline.wordErrorRate * 100,
+                    format: "%@ / %@: WER %.2f%% → %.2f%% (Δ %+.2f, 95%% CI %+.2f…%+.2f)%@%@",
+                    printable(comparison.corpus),
+                    printable(comparison.variant), comparison.baseline.wordErrorRate * 100,
                     comparison.customized.wordErrorRate * 100, delta.observedDelta * 100, delta.lower * 100,
                     delta.upper * 100, comparison.significant ? ", significant" : "",
                     comparison.oracleGainCaptured.map { String(format: ", %.0f%% of oracle gain", $0 * 100) } ?? ""))
@@ -44,10 +46,29 @@ enum Summary {
         lines.append("")
         for check in results.checks {
             lines.append(
-                "\(check.isSkipped ? "SKIP" : check.isWarning ? "WARN" : check.passed ? "PASS" : "FAIL")  \(check.name): \(check.message)"
+                "\(check.isSkipped ? "SKIP" : check.isWarning ? "WARN" : check.passed ? "PASS" : "FAIL")  "
+                    + "\(printable(check.name)): \(printable(check.message))"
             )
         }
         if let partial { lines.append(partial) }
         return lines.joined(separator: "\n")
+    }
+
+    /// A name or message on one line of a terminal: control characters (a line break or tab that would
+    /// break the table's columns, an escape that would start a terminal command) are shown escaped, as
+    /// `\n`, `\t`, `\r` or `\u{1B}`.
+    static func printable(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case _ where scalar.properties.generalCategory == .control:
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

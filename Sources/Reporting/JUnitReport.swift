@@ -72,7 +72,7 @@ public struct JUnitDocument: Sendable, Equatable {
     /// The document as XML.
     public var xml: String {
         func time(_ seconds: Double) -> String { String(format: "%.3f", max(0, seconds)) }
-        let e = Format.escape
+        let e = Self.attribute
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out +=
             "<testsuites name=\"\(e(name))\" tests=\"\(suites.reduce(0) { $0 + $1.cases.count })\" "
@@ -97,18 +97,37 @@ public struct JUnitDocument: Sendable, Equatable {
                 switch test.outcome {
                 case .passed: break
                 case .failure(let message, let detail):
-                    body += "      <failure type=\"threshold\" message=\"\(e(message))\">\(e(detail))</failure>\n"
+                    body +=
+                        "      <failure type=\"threshold\" message=\"\(e(message))\">\(Format.escape(detail))</failure>\n"
                 case .error(let message, let detail):
-                    body += "      <error type=\"error\" message=\"\(e(message))\">\(e(detail))</error>\n"
+                    body += "      <error type=\"error\" message=\"\(e(message))\">\(Format.escape(detail))</error>\n"
                 case .skipped(let message):
                     body += "      <skipped message=\"\(e(message))\"/>\n"
                 }
-                if let systemOut = test.systemOut { body += "      <system-out>\(e(systemOut))</system-out>\n" }
+                if let systemOut = test.systemOut {
+                    body += "      <system-out>\(Format.escape(systemOut))</system-out>\n"
+                }
                 out += body.isEmpty ? "/>\n" : ">\n\(body)    </testcase>\n"
             }
             out += "  </testsuite>\n"
         }
         out += "</testsuites>\n"
+        return out
+    }
+
+    /// Text escaped for an XML attribute value. A parser turns a literal tab or line break in an attribute
+    /// into a space, so a name or message holding one is written as a character reference (`&#10;`) and
+    /// reads back as it was.
+    static func attribute(_ text: String) -> String {
+        var out = ""
+        for character in Format.escape(text).unicodeScalars {
+            switch character {
+            case "\t": out += "&#9;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            default: out.unicodeScalars.append(character)
+            }
+        }
         return out
     }
 }

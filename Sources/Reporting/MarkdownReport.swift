@@ -14,7 +14,7 @@ public struct MarkdownReport: Sendable {
         func line(_ text: String = "") { out += text + "\n" }
         let applicable = results.checks.filter { !$0.isSkipped }
         let allPassed = applicable.allSatisfy(\.passed)
-        line("## \(allPassed ? "✅" : "❌") Gambit — \(results.run.suite.name)")
+        line("## \(allPassed ? "✅" : "❌") Gambit — \(Self.inline(results.run.suite.name))")
         line()
         if let partial = results.run.partial {
             line("> ⚠️ **Partial results:** \(partial.detail).")
@@ -35,13 +35,13 @@ public struct MarkdownReport: Sendable {
             guard let baseline = results.system(corpus: corpus.name, mode: .baseline) else { continue }
             line()
             line(
-                "### \(corpus.name) · \(corpus.role == .domain ? "domain" : "anti-context") · "
+                "### \(Self.inline(corpus.name)) · \(corpus.role == .domain ? "domain" : "anti-context") · "
                     + "\(corpus.utteranceCount) utterances · baseline WER \(Format.percent(baseline.metrics.rates.wordErrorRate))"
             )
             for external in results.systems where external.corpus == corpus.name && external.recognizer != nil {
                 line()
                 line(
-                    "Beside it, uncustomized: **\(external.recognizer!)** WER "
+                    "Beside it, uncustomized: **\(Self.inline(external.recognizer!))** WER "
                         + "\(Format.percent(external.metrics.rates.wordErrorRate)) "
                         + "(\(Format.points(external.metrics.rates.wordErrorRate - baseline.metrics.rates.wordErrorRate)) "
                         + "against PocketSphinx's baseline), \(external.failures.failed) failed.")
@@ -61,7 +61,7 @@ public struct MarkdownReport: Sendable {
                     "\(Format.points(c.deltaWER.observedDelta)) \(Format.interval(c.deltaWER))"
                     + (c.significant ? " ✱" : "")
                 line(
-                    "| \(c.variant) | \(Format.percent(c.customized.wordErrorRate)) | \(wer) | "
+                    "| \(Self.inline(c.variant)) | \(Format.percent(c.customized.wordErrorRate)) | \(wer) | "
                         + "\(Format.percent(c.customized.boostedWordErrorRate)) | \(delta(c.deltaBoostedWER)) | "
                         + "\(Format.percent(c.customized.unboostedWordErrorRate)) | \(delta(c.deltaUnboostedWER)) | "
                         + "\(c.customized.termF1.map { Format.decimal($0) } ?? "—") | "
@@ -91,7 +91,7 @@ public struct MarkdownReport: Sendable {
         for system in results.systems {
             let t = system.timing
             line(
-                "| \(system.key) | \(Format.decimal(t.realTimeFactor)) | \(Format.decimal(t.inverseRealTimeFactor, digits: 2)) | "
+                "| \(Self.inline(system.key)) | \(Format.decimal(t.realTimeFactor)) | \(Format.decimal(t.inverseRealTimeFactor, digits: 2)) | "
                     + "\(Format.seconds(t.finalLatency?.p50)) / \(Format.seconds(t.finalLatency?.p95)) | "
                     + "\(Format.decimal(t.peakResidentMegabytes, digits: 0)) MB | \(system.failures.failed) |")
         }
@@ -99,6 +99,25 @@ public struct MarkdownReport: Sendable {
     }
 
     private func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        Self.oneLine(text).replacingOccurrences(of: "|", with: "\\|")
+    }
+
+    /// A name (suite, corpus, variant, recognizer) as literal inline Markdown: every character Markdown
+    /// or a table would read as markup (`|`, `*`, `_`, `[`, `<`, …) is backslash-escaped, and line breaks
+    /// and other control characters become spaces, so a name can neither end a table row nor a heading.
+    static func inline(_ name: String) -> String {
+        var out = ""
+        for character in oneLine(name) {
+            if "\\`*_[]<>|~&#!".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+
+    /// The text on one line: control characters (line breaks, tabs) become spaces.
+    private static func oneLine(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     }
 }

@@ -11,7 +11,7 @@ public enum ReportFormat: String, Sendable, Codable, CaseIterable {
     case json
     /// `summary.md`: a pull-request or CI summary.
     case markdown
-    /// `trn/<corpus>.ref.trn` and `trn/<corpus>.<mode>[.<variant>].trn`.
+    /// `trn/<corpus>.ref.trn` and `trn/<corpus>.<mode>[.<variant>].trn`, names made safe by ``PathComponent``.
     case trn
     /// `ctm/<corpus>.<mode>[.<variant>].ctm`.
     case ctm
@@ -27,44 +27,52 @@ public enum Reporter {
     ///   - audioBase: The directory audio paths in the results are relative to (usually the suite's directory);
     ///     the HTML report's players point there with paths relative to `directory`. `nil` keeps paths as they are.
     /// - Returns: The files written, in format order.
-    /// - Throws: ``ReportError`` when a file cannot be written, or an encoding error.
+    /// - Throws: ``ReportError`` when a file cannot be written, ``OutputPathError`` when a file would land
+    ///   outside `directory` (a symbolic link inside it that leads out), or an encoding error.
     @discardableResult
     public static func write(
         _ results: RunResults, formats: [ReportFormat], to directory: URL, audioBase: URL? = nil
     ) throws -> [URL] {
         let redacted = results.redactingPrivateTerms()
         var written: [URL] = []
-        func put(_ text: String, _ name: String) throws {
-            let url = directory.appendingPathComponent(name)
-            try AtomicFile.write(text, to: url)
+        // Every file goes through one check that it stays inside `directory`: names become paths.
+        func put(_ data: Data, _ name: PathComponent, _ pathExtension: String, in subfolders: [String] = []) throws {
+            let url = try OutputPath.file(in: directory, subfolders, name, pathExtension: pathExtension)
+            try AtomicFile.write(data, to: url)
             written.append(url)
+        }
+        func put(_ text: String, _ name: PathComponent, _ pathExtension: String, in subfolders: [String] = []) throws {
+            try put(Data(text.utf8), name, pathExtension, in: subfolders)
         }
         for format in formats {
             switch format {
             case .html:
                 var options = HTMLReport.Options()
                 if let audioBase { options.audioPrefix = RunResults.relativePath(from: directory, to: audioBase) }
-                try put(HTMLReport(redacted, options: options).render(), "report.html")
+                try put(HTMLReport(redacted, options: options).render(), PathComponent("report"), "html")
             case .junit:
-                try put(JUnitReport(redacted).render(), "junit.xml")
+                try put(JUnitReport(redacted).render(), PathComponent("junit"), "xml")
             case .json:
-                let url = directory.appendingPathComponent("report.json")
-                try AtomicFile.write(try JSONReport(redacted).render(), to: url)
-                written.append(url)
+                try put(try JSONReport(redacted).render(), PathComponent("report"), "json")
             case .markdown:
-                try put(MarkdownReport(redacted).render(), "summary.md")
+                try put(MarkdownReport(redacted).render(), PathComponent("summary"), "md")
             case .trn:
                 for corpus in redacted.corpora {
                     if let reference = redacted.systems.first(where: { $0.corpus == corpus.name }) {
-                        try put(TranscriptReport.referenceTRN(reference), "trn/\(corpus.name).ref.trn")
+                        try put(
+                            TranscriptReport.referenceTRN(reference), TranscriptReport.referenceName(corpus.name),
+                            "trn",
+                            in: ["trn"])
                     }
                 }
                 for system in redacted.systems {
-                    try put(TranscriptReport.hypothesisTRN(system), "trn/\(TranscriptReport.baseName(system)).trn")
+                    try put(
+                        TranscriptReport.hypothesisTRN(system), TranscriptReport.baseName(system), "trn", in: ["trn"])
                 }
             case .ctm:
                 for system in redacted.systems {
-                    try put(TranscriptReport.hypothesisCTM(system), "ctm/\(TranscriptReport.baseName(system)).ctm")
+                    try put(
+                        TranscriptReport.hypothesisCTM(system), TranscriptReport.baseName(system), "ctm", in: ["ctm"])
                 }
             }
         }

@@ -41,15 +41,15 @@ public enum TranscriptReport {
         return out
     }
 
-    /// A file name for a system: `corpus.mode[.variant]`.
-    static func baseName(_ system: SystemResults) -> String {
-        let name = [system.corpus, system.mode.rawValue, system.variant, system.recognizer].compactMap { $0 }
-            .joined(separator: ".")
-        var safe = ""
-        for character in name {
-            let allowed = character.isLetter || character.isNumber || "._-".contains(character)
-            safe.append(allowed ? character : "_")
-        }
-        return safe
+    /// The file name of a system, without extension: `corpus.mode[.variant][.recognizer]`, each name made safe
+    /// by ``PathComponent`` (a dot inside a name is `%2E`, so the parts stay apart).
+    static func baseName(_ system: SystemResults) -> PathComponent {
+        PathComponent(
+            joining: [system.corpus, system.mode.rawValue, system.variant, system.recognizer].compactMap { $0 })
+    }
+
+    /// The file name of a corpus's references, without extension: `corpus.ref` (no mode is called `ref`).
+    static func referenceName(_ corpus: String) -> PathComponent {
+        PathComponent(joining: [corpus, "ref"])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Results
 
 /// Why an output folder cannot be used; each message names the folder and what to do.
 public struct OutputFolderError: Error, CustomStringConvertible, Equatable {
@@ -10,6 +11,9 @@ public struct OutputFolderError: Error, CustomStringConvertible, Equatable {
         case notWritable(String, reason: String)
         /// Another run holds the folder's lock.
         case inUse(pid: Int32?)
+        /// The folder is the suite's own folder or holds it, or holds a file the suite reads (the
+        /// suite's folder or that file): reports written there would mix with, or overwrite, the user's files.
+        case holdsSuite(String)
     }
 
     /// The output folder.
@@ -34,6 +38,10 @@ public struct OutputFolderError: Error, CustomStringConvertible, Equatable {
             "\(path): the output folder is in use by another gambit run"
                 + (pid.map { " (pid \($0))" } ?? "")
                 + "; wait for it to finish or choose another --output"
+        case .holdsSuite(let input):
+            "\(path): the output folder holds the suite's own files (\(input)); reports written there would mix "
+                + "with or overwrite them. Choose an --output of its own, such as a Reports folder beside or inside "
+                + "the suite's folder"
         }
     }
 }
@@ -62,6 +70,28 @@ public enum OutputFolder {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
             throw OutputFolderError(path: path, problem: .notWritable(existing.path, reason: "\(error)"))
+        }
+    }
+
+    /// Refuses an output folder that is the suite's folder or a folder holding it, or that holds a
+    /// corpus manifest or training-data file the suite names. A folder inside the suite's folder that
+    /// holds none of them (`Corpora/Reports`) is fine. Symbolic links are resolved before comparing.
+    /// - Parameters:
+    ///   - url: The output folder (it need not exist).
+    ///   - suite: The suite whose files must not be written over.
+    /// - Throws: ``OutputFolderError`` with ``OutputFolderError/Problem/holdsSuite(_:)`` naming the input.
+    public static func checkSeparate(_ url: URL, from suite: Suite) throws(OutputFolderError) {
+        let output = OutputPath.realPath(url) ?? url.standardizedFileURL.path
+        let inputs =
+            [(suite.folder, true)]
+            + (suite.corpora.map(\.manifest) + suite.variants.map(\.training)).map { ($0, false) }
+        for (input, isFolder) in inputs {
+            let folder = isFolder ? input : input.deletingLastPathComponent()
+            guard let real = OutputPath.realPath(folder) else { continue }
+            if real == output || real.hasPrefix(output == "/" ? "/" : output + "/") {
+                throw OutputFolderError(
+                    path: url.standardizedFileURL.path, problem: .holdsSuite(isFolder ? suite.file.path : input.path))
+            }
         }
     }
 

@@ -99,6 +99,12 @@ public final class Runner {
     /// Runs the suite and writes `results.json` under the output folder.
     public func run() throws -> RunResults {
         let dataFolder = options.output.appendingPathComponent(Self.dataFolder)
+        try OutputFolder.checkSeparate(options.output, from: suite)
+        // Gambit's own files go through the check the reports go through: a `.gambit` that is a link out of
+        // the output folder is refused, not written through.
+        for name in [Self.journalName, Self.resultsName, OutputFolder.lockName] {
+            try OutputPath.check(dataFolder.appendingPathComponent(name), isInside: options.output)
+        }
         try OutputFolder.prepare(options.output)
         try OutputFolder.prepare(dataFolder)
         // One run per output folder: two would interleave their journals and overwrite each other's

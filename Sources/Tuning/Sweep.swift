@@ -209,8 +209,9 @@ public final class Sweep {
         for parameters in grid {
             var step = Stopwatch()
             let scaled = Self.scale(data, parameters)
+            // The variant's name goes through PathComponent: a name with `/` or `..` stays one folder of the cache.
             let folder = toolchain.cacheFolder.appendingPathComponent("sweep").appendingPathComponent(
-                "\(variant.name)-p\(parameters.countScaling["phrases"]!)-t\(parameters.countScaling["templates"]!)"
+                "\(PathComponent(variant.name))-p\(parameters.countScaling["phrases"]!)-t\(parameters.countScaling["templates"]!)"
                     + (parameters.budget.map { "-b\($0)" } ?? "")
                     + (prepareOptions.mix == .merged ? "-w\(parameters.weight)" : ""))
             let artifact = try toolchain.compiler.prepare(

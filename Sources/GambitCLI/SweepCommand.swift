@@ -96,6 +96,8 @@ struct SweepCommand: ParsableCommand {
         options.allowOutsidePaths = allowOutsidePaths
         guard options.weights.allSatisfy({ $0 <= 1 }) else { throw ValidationError("--weights must be within 0…1") }
         let suiteFile = try Suite.load(URL(fileURLWithPath: suite))
+        // Refused before the sweep's long work, not after it.
+        try OutputFolder.checkSeparate(URL(fileURLWithPath: output), from: suiteFile)
         let cacheFolder =
             cacheDir.map { URL(fileURLWithPath: $0) }
             ?? (suiteFile.cacheInOutput ? Runner.outputCacheFolder(in: URL(fileURLWithPath: output)) : nil)

@@ -75,4 +75,12 @@ struct OutputFolderSuiteTests {
         }
         #expect(try FileManager.default.subpathsOfDirectory(atPath: root.path).sorted() == before)
     }
+
+    @Test("gambit sweep --output on the suite's folder is refused before the sweep starts")
+    func sweepRefuses() throws {
+        let (root, suite) = try suite()
+        let run = try TestSupport.gambit(["sweep", suite.file.path, "--output", suite.folder.path], in: root)
+        #expect(run.status == 2, "\(run.output)")
+        #expect(run.output.contains("holds the suite's own files"), "\(run.output)")
+    }
 }

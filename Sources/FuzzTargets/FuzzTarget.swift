@@ -37,6 +37,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case results
     /// A custom pronunciation in X-SAMPA.
     case xsampa
+    /// A corpus, variant or recognizer name as it becomes a report's file name (``PathComponent``): the
+    /// file must land inside the output folder. Names joined into one file name are separated by a
+    /// unit separator (0x1F) in the input.
+    case pathName = "path-name"
 
     /// The name of the file the input is written to: the extension decides the format, as it does for users.
     public var fileName: String {
@@ -53,6 +57,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .transcriptJSONL: "transcript.jsonl"
         case .results: "results.json"
         case .xsampa: "pronunciation.txt"
+        case .pathName: "name.txt"
         }
     }
 
@@ -66,6 +71,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     public func run(_ input: Data, in folder: URL) -> (any Error)? {
         if self == .xsampa {
             _ = XSAMPA.parse(String(decoding: input, as: UTF8.self))
+            return nil
+        }
+        if self == .pathName {
+            Self.checkPathRule(String(decoding: input, as: UTF8.self), in: folder)
             return nil
         }
         let file = folder.appendingPathComponent(fileName)
@@ -85,11 +94,33 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 // also walks the alignment and the counts over whatever the parser let through.
                 _ = try Scorer.score(reference: file, hypothesis: file)
             case .results: _ = try RunResults.load(from: file)
-            case .xsampa: break
+            case .xsampa, .pathName: break
             }
             return nil
         } catch {
             return error
+        }
+    }
+
+    /// The path rule, whose breach is a crash (the finding): a name's file is one safe component, and the
+    /// output check places it inside `folder`, under `trn/`.
+    private static func checkPathRule(_ name: String, in folder: URL) {
+        let parts = name.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+        for component in [PathComponent(name), PathComponent(joining: parts)] {
+            let value = component.value
+            precondition(
+                !value.isEmpty && !value.hasPrefix(".") && !value.contains("/") && !value.utf8.contains(0)
+                    && value.utf8.count <= PathComponent.maximumBytes,
+                "unsafe component \(value.debugDescription) for \(name.debugDescription)")
+            do {
+                let file = try OutputPath.file(in: folder, ["trn"], component, pathExtension: "trn")
+                precondition(
+                    file.deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL.path
+                        == folder.standardizedFileURL.path,
+                    "\(file.path) is not in \(folder.path)/trn")
+            } catch {
+                preconditionFailure("\(name.debugDescription): \(error)")
+            }
         }
     }
 }

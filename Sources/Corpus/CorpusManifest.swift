@@ -33,8 +33,9 @@ public enum CorpusManifest {
     ///   - format: Its format; ``Format/auto`` looks at the extension and the first line.
     ///   - audioFolder: For `trn` manifests, the folder holding `id.wav` or `id.flac`; nil for the manifest's
     ///     own folder. Ignored for JSON manifests, whose lines name their audio.
-    ///   - allowedFolders: When given, every audio file must lie inside one of these folders (after `..` is
-    ///     resolved), so a manifest cannot make the run read `../../etc/passwd`; nil reads any path.
+    ///   - allowedFolders: When given, every audio file must lie inside one of these folders (after `..` and
+    ///     symbolic links are resolved, see ``isInside(_:_:)``), so a manifest cannot make the run read
+    ///     `../../etc/passwd`, directly or through a link; nil reads any path.
     /// - Returns: One entry per non-blank line, with absolute audio URLs.
     /// - Throws: ``CorpusError`` naming the file and line of the first malformed line, missing key,
     ///   duplicate id, id that sclite files cannot hold (``CorpusEntry/idProblem(_:)``) or audio path outside
@@ -66,8 +67,11 @@ public enum CorpusManifest {
                     source: resolved == .nemo ? audioText(line) ?? entry.audio.lastPathComponent : nil)
             }
             if let allowedFolders, !allowedFolders.contains(where: { isInside(entry.audio, $0) }) {
+                let physical = physicalPath(entry.audio)
                 throw .outsideAllowedFolders(
-                    path: path, line: number, audio: audioText(line) ?? entry.audio.path,
+                    path: path, line: number,
+                    audio: (audioText(line) ?? entry.audio.path)
+                        + (physical == entry.audio.path ? "" : " (a link to \(physical))"),
                     allowed: allowedFolders.map(\.path))
             }
             if let first = firstLineOfID[entry.id] {
@@ -278,12 +282,43 @@ public enum CorpusManifest {
         return url.standardizedFileURL
     }
 
-    /// Whether `file` lies inside `folder`, comparing paths with `.` and `..` resolved (not symbolic links:
-    /// a corpus folder may be a link, and what is refused is a path that climbs out in its text).
+    /// Whether `file` lies inside `folder` once `.`, `..` and every symbolic link are resolved on both sides.
+    ///
+    /// Links are followed because the kernel follows them when the file is opened: a link inside the suite folder
+    /// to `/etc/passwd` is outside, and a suite folder that is itself a link (`/tmp/x` → `/work/suite`) holds
+    /// what its target holds. A path that does not exist yet is judged by its nearest existing folder.
     public static func isInside(_ file: URL, _ folder: URL) -> Bool {
-        var base = folder.standardizedFileURL.path
+        var base = physicalPath(folder)
         if !base.hasSuffix("/") { base += "/" }
-        return file.standardizedFileURL.path.hasPrefix(base)
+        return physicalPath(file).hasPrefix(base)
+    }
+
+    /// `url`'s path with `.`, `..` and symbolic links resolved (`realpath`); for a path that does not exist, its
+    /// longest existing ancestor is resolved and the rest appended, and a dangling link is followed by hand.
+    static func physicalPath(_ url: URL) -> String {
+        var path = url.standardizedFileURL.path
+        var rest: [String] = []
+        var links = 0
+        while true {
+            if let resolved = realpath(path, nil) {
+                defer { free(resolved) }
+                let head = String(cString: resolved)
+                return rest.reversed().reduce(head) { $0.hasSuffix("/") ? $0 + $1 : $0 + "/" + $1 }
+            }
+            let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
+            // A link whose target does not exist: judge it by where it points (at most 40 links, as the kernel).
+            if links < 40, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+                links += 1
+                path =
+                    (target.hasPrefix("/") ? URL(fileURLWithPath: target) : parent.appendingPathComponent(target))
+                    .standardizedFileURL.path
+                continue
+            }
+            let parentPath = parent.standardizedFileURL.path
+            if parentPath == path || path.isEmpty { return url.standardizedFileURL.path }
+            rest.append(URL(fileURLWithPath: path).lastPathComponent)
+            path = parentPath
+        }
     }
 
     /// The audio path as the manifest line wrote it, for messages (JSON lines only).

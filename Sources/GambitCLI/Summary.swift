@@ -4,7 +4,7 @@ import Results
 /// The terminal summary printed after a run.
 enum Summary {
     static func text(_ results: RunResults) -> String {
-        func pct(_ value: Double?) -> String { value.map { String(format: "%6.2f%%", $0 * 100) } ?? "     —" }
+        func pct(_ value: Double?) -> String { value.map { String(format: "%6.2f%%", $0 * 100) } ?? "no data" }
         func name(_ system: SystemResults) -> String {
             printable(
                 system.recognizer.map { "external: \($0)" }

@@ -138,6 +138,12 @@ public enum Gate {
                 continue
             }
             findings += evaluate(system, old, current: current, thresholds: thresholds)
+            if system.mode == .customized, current.corpus(named: system.corpus)?.role != .antiContext,
+                system.metrics.boosted != nil,
+                system.metrics.boosted?.boostedWordErrorRate == nil || old.metrics.boosted?.boostedWordErrorRate == nil
+            {
+                notes.append("\(system.key): B-WER not gated, no data (no boosted word in the references)")
+            }
         }
         for system in baseline.systems where !current.systems.contains(where: { $0.key == system.key }) {
             notes.append("\(system.key) was in the baseline run but not in this one")
@@ -233,12 +239,13 @@ public enum Gate {
             finding(
                 now, werMetric, old.metrics.rates.wordErrorRate, now.metrics.rates.wordErrorRate, werLimit,
                 paired.werSignificance(current.run.settings)))
-        if now.mode == .customized, let oldBoosted = old.metrics.boosted, let nowBoosted = now.metrics.boosted,
-            !anti
+        // A B-WER over no boosted reference word is no data: nothing to gate (the caller notes it).
+        if now.mode == .customized, let oldBoosted = old.metrics.boosted?.boostedWordErrorRate,
+            let nowBoosted = now.metrics.boosted?.boostedWordErrorRate, !anti
         {
             findings.append(
                 finding(
-                    now, .boostedWER, oldBoosted.boostedWordErrorRate, nowBoosted.boostedWordErrorRate,
+                    now, .boostedWER, oldBoosted, nowBoosted,
                     overrides?.boostedWER ?? thresholds.boostedWER, paired.boostedSignificance(current.run.settings)))
         }
         if let oldLatency = old.timing.finalLatency, let nowLatency = now.timing.finalLatency {

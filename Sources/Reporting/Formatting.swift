@@ -9,8 +9,16 @@ enum Format {
         String(format: "%.\(digits)f%%", value * 100)
     }
 
-    /// `12.50%`, or an em dash for `nil`.
-    static func percent(_ value: Double?) -> String { value.map { percent($0) } ?? "—" }
+    /// What a rate over an empty set shows: never 0% or 100%.
+    static let noData = "no data"
+
+    /// `12.50%`, or "no data" for `nil` (a rate over nothing, or a metric that was not measured).
+    static func percent(_ value: Double?) -> String { value.map { percent($0) } ?? noData }
+
+    /// `0.305`, or "no data" for `nil`.
+    static func decimal(_ value: Double?, digits: Int = 3) -> String {
+        value.map { decimal($0, digits: digits) } ?? noData
+    }
 
     /// A change in percentage points with a true minus sign: `−3.20`, `+0.50`, `±0.00`.
     static func points(_ delta: Double, digits: Int = 2) -> String {

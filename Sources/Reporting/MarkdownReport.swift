@@ -64,7 +64,7 @@ public struct MarkdownReport: Sendable {
                     "| \(Self.inline(c.variant)) | \(Format.percent(c.customized.wordErrorRate)) | \(wer) | "
                         + "\(Format.percent(c.customized.boostedWordErrorRate)) | \(delta(c.deltaBoostedWER)) | "
                         + "\(Format.percent(c.customized.unboostedWordErrorRate)) | \(delta(c.deltaUnboostedWER)) | "
-                        + "\(c.customized.termF1.map { Format.decimal($0) } ?? "—") | "
+                        + "\(Format.decimal(c.customized.termF1)) | "
                         + "\(c.oracleGainCaptured.map { Format.percent($0, digits: 0) } ?? "—") |")
             }
         }

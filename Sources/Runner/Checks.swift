@@ -90,6 +90,14 @@ public enum Checks {
                         passed: after < before || before == 0, measured: (after - before) * 100, threshold: 0,
                         unit: "B-WER points", corpus: corpus.name, variant: comparison.variant,
                         message: String(format: "B-WER %.2f%% → %.2f%%", before * 100, after * 100)))
+            } else {
+                // No boosted word in the references: a gain over nothing is no data, not a pass.
+                checks.append(
+                    .skipped(
+                        name: "boosted-word gain: \(corpus.name) / \(comparison.variant)", kind: .boostedGain,
+                        corpus: corpus.name, variant: comparison.variant,
+                        message: "no data: no reference word of \(corpus.name) is one of \(comparison.variant)'s "
+                            + "boosted words, so B-WER has nothing to measure"))
             }
         }
 

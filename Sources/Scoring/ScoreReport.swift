@@ -40,7 +40,7 @@ public struct ScoreReport: Sendable, Codable, Hashable {
     public var text: String {
         var out = ""
         func line(_ text: String = "") { out += text + "\n" }
-        func percent(_ value: Double) -> String { String(format: "%6.2f%%", value * 100) }
+        func percent(_ value: Double?) -> String { value.map { String(format: "%6.2f%%", $0 * 100) } ?? "no data" }
         let t = totals
         line("Reference:     \(referenceFile)")
         line("Hypothesis:    \(hypothesisFile)")
@@ -54,12 +54,15 @@ public struct ScoreReport: Sendable, Codable, Hashable {
             String(
                 format: "| %6ld | %7ld | %7ld | %7ld | %7ld | %7ld | ", t.utterances, c.referenceWords, c.correct,
                 c.substitutions, c.deletions, c.insertions)
-                + "\(percent(t.wordErrorRate)) | \(percent(t.sentenceErrorRate)) | "
-                + "\(characterErrorRateComputed ? percent(t.characterErrorRate) : "    n/a") |")
+                + "\(percent(Rates.measured(c.errors, over: c.referenceWords))) | "
+                + "\(percent(Rates.measured(t.utterancesWithErrors, over: t.utterances))) | "
+                + "\(characterErrorRateComputed ? percent(Rates.measured(t.characterErrors, over: t.referenceCharacters)) : "    n/a") |"
+        )
         line()
         line(
-            "MER \(percent(t.matchErrorRate).trimmingCharacters(in: .whitespaces))   WIL "
-                + "\(percent(t.wordInformationLost).trimmingCharacters(in: .whitespaces))")
+            "MER \(percent(Rates.measured(c.errors, over: c.correct + c.errors)).trimmingCharacters(in: .whitespaces))"
+                + "   WIL \(percent(c.referenceWords == 0 ? nil : t.wordInformationLost).trimmingCharacters(in: .whitespaces))"
+        )
         if unscored.onlyInReference + unscored.onlyInHypothesis + unscored.scoredAsEmpty > 0 {
             line(
                 "Unscored: \(unscored.onlyInReference) only in reference, \(unscored.onlyInHypothesis) only in "

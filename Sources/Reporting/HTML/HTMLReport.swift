@@ -130,7 +130,7 @@ public struct HTMLReport: Sendable {
             out += "<td class=\"num\">\(Format.percent(b.boosted?.boostedWordErrorRate))</td><td class=\"num\">—</td>"
             out += "<td class=\"num\">\(Format.percent(b.boosted?.unboostedWordErrorRate))</td><td class=\"num\">—</td>"
             out +=
-                "<td class=\"num\">\(b.terms.map { Format.decimal($0.overall.f1) } ?? "—")</td><td class=\"num\">—</td></tr>"
+                "<td class=\"num\">\(Format.decimal(b.terms?.overall.f1))</td><td class=\"num\">—</td></tr>"
             for c in comparisons {
                 let color = Charts.color(.customized, variant: c.variant, variants: variants)
                 let isPrivate = results.variant(named: c.variant)?.isPrivate == true

@@ -9,18 +9,18 @@ public struct BoostedWordErrorRates: Sendable, Codable, Hashable {
     public var boostedErrors: Int
     public var unboostedReferenceWords: Int
     public var unboostedErrors: Int
-    /// B-WER.
-    public var boostedWordErrorRate: Double
-    /// U-WER.
-    public var unboostedWordErrorRate: Double
+    /// B-WER; nil ("no data") when no reference word is boosted: a rate over nothing is neither 0% nor 100%.
+    public var boostedWordErrorRate: Double?
+    /// U-WER; nil ("no data") when every reference word is boosted.
+    public var unboostedWordErrorRate: Double?
 
     public init(boostedReferenceWords: Int, boostedErrors: Int, unboostedReferenceWords: Int, unboostedErrors: Int) {
         self.boostedReferenceWords = boostedReferenceWords
         self.boostedErrors = boostedErrors
         self.unboostedReferenceWords = unboostedReferenceWords
         self.unboostedErrors = unboostedErrors
-        boostedWordErrorRate = Rates.ratio(boostedErrors, boostedReferenceWords)
-        unboostedWordErrorRate = Rates.ratio(unboostedErrors, unboostedReferenceWords)
+        boostedWordErrorRate = Rates.measured(boostedErrors, over: boostedReferenceWords)
+        unboostedWordErrorRate = Rates.measured(unboostedErrors, over: unboostedReferenceWords)
     }
 }
 
@@ -36,18 +36,20 @@ public struct TermAccuracy: Sendable, Codable, Hashable {
     public var truePositives: Int
     public var falsePositives: Int
     public var falseNegatives: Int
-    /// TP / (TP + FN); 1 when the term never occurs in the references and is never recognized.
-    public var recall: Double {
-        truePositives + falseNegatives == 0 ? 1 : Double(truePositives) / Double(truePositives + falseNegatives)
+    /// TP / (TP + FN); nil ("no data") when the term never occurs in the references.
+    public var recall: Double? {
+        truePositives + falseNegatives == 0 ? nil : Double(truePositives) / Double(truePositives + falseNegatives)
     }
-    /// TP / (TP + FP); 1 when the term is never recognized.
-    public var precision: Double {
-        truePositives + falsePositives == 0 ? 1 : Double(truePositives) / Double(truePositives + falsePositives)
+    /// TP / (TP + FP); nil ("no data") when the term is never recognized.
+    public var precision: Double? {
+        truePositives + falsePositives == 0 ? nil : Double(truePositives) / Double(truePositives + falsePositives)
     }
-    /// Harmonic mean of precision and recall.
-    public var f1: Double {
-        let sum = precision + recall
-        return sum == 0 ? 0 : 2 * precision * recall / sum
+    /// F1 = 2·TP / (2·TP + FP + FN), the harmonic mean of precision and recall where both exist; nil
+    /// ("no data") when the term neither occurs nor is recognized. A term said and never recognized,
+    /// or recognized and never said, scores 0.
+    public var f1: Double? {
+        let denominator = 2 * truePositives + falsePositives + falseNegatives
+        return denominator == 0 ? nil : Double(2 * truePositives) / Double(denominator)
     }
 
     public init(term: String) {
@@ -91,6 +93,7 @@ public struct TermAccuracy: Sendable, Codable, Hashable {
         try container.encode(truePositives, forKey: .truePositives)
         try container.encode(falsePositives, forKey: .falsePositives)
         try container.encode(falseNegatives, forKey: .falseNegatives)
+        // Written as null when there is no data, so that a reader never takes it for a score.
         try container.encode(recall, forKey: .recall)
         try container.encode(precision, forKey: .precision)
         try container.encode(f1, forKey: .f1)

@@ -46,6 +46,12 @@ public struct Rates: Sendable, Codable, Hashable {
         }
     }
 
+    /// `numerator / denominator`, or nil ("no data") when the denominator is zero: the one rule for
+    /// a rate over an empty set, which is never 0% or 100%.
+    public static func measured(_ numerator: Int, over denominator: Int) -> Double? {
+        denominator == 0 ? nil : Double(numerator) / Double(denominator)
+    }
+
     static func ratio(_ numerator: Int, _ denominator: Int) -> Double {
         if denominator == 0 { return numerator == 0 ? 0 : 1 }
         return Double(numerator) / Double(denominator)

@@ -1,0 +1,89 @@
+import Foundation
+import GambitTestSupport
+import Results
+import ResultsFixtures
+import Scoring
+import Testing
+
+@testable import Runner
+
+/// A rate over an empty set is "no data", never 0% or 100%, and a check with nothing to judge is
+/// skipped rather than passed.
+@Suite("No data is not zero")
+struct NoDataTests {
+    /// The fixture's run with a domain corpus, `weather`, whose references hold none of chess-full's
+    /// boosted words; chess-full inserts one of them ("gambit") in one utterance.
+    static func withWeather() -> RunResults {
+        var results = Fixture.results()
+        let chess = results.variants.first { $0.name == "chess-full" }
+        let lines: [(String, String?)] = [
+            ("it will rain tomorrow", "it will rain tomorrow"), ("sunny in the morning", "sunny in the morning"),
+        ]
+        results.systems.append(Fixture.system("weather", .baseline, nil, lines))
+        results.systems.append(
+            Fixture.system(
+                "weather", .customized, chess, [lines[0], ("sunny in the morning", "sunny gambit in the morning")]))
+        results.corpora.append(CorpusInfo(name: "weather", role: .domain, utteranceCount: 2, audioSeconds: 4))
+        return results.recomputingAggregates()
+    }
+
+    @Test("B-WER and term F1 over no boosted reference word are no data, in the metrics and the JSON")
+    func metrics() throws {
+        let results = Self.withWeather()
+        let customized = try #require(results.systems.first { $0.corpus == "weather" && $0.mode == .customized })
+        let boosted = try #require(customized.metrics.boosted)
+        #expect(boosted.boostedReferenceWords == 0)
+        #expect(boosted.boostedErrors == 1)
+        #expect(boosted.boostedWordErrorRate == nil)
+        #expect(boosted.unboostedWordErrorRate == 0)
+        // "gambit" recognized once and never said: precision 0 and F1 0, recall no data.
+        let chessTerms = try #require(customized.metrics.terms?.overall)
+        #expect(chessTerms.recall == nil)
+        #expect(chessTerms.f1 == 0)
+        let baseline = try #require(results.systems.first { $0.corpus == "weather" && $0.mode == .baseline })
+        #expect(baseline.metrics.terms?.overall.f1 == nil)
+        let json = String(decoding: try JSONEncoder().encode(boosted), as: UTF8.self)
+        // Left out of the JSON, which readers take as null: never a number.
+        #expect(!json.contains("\"boostedWordErrorRate\""), "\(json)")
+    }
+
+    @Test("The boosted-word gain check is skipped with the reason when there is nothing to judge")
+    func checkSkipped() throws {
+        let checks = Checks.evaluate(Self.withWeather(), artifacts: [:], responses: [:], items: [])
+        let weather = try #require(checks.first { $0.name == "boosted-word gain: weather / chess-full" })
+        #expect(weather.isSkipped)
+        #expect(weather.message.hasPrefix("no data: no reference word of weather"), "\(weather.message)")
+        let chess = try #require(checks.first { $0.name == "boosted-word gain: chess / chess-full" })
+        #expect(!chess.isSkipped)
+    }
+
+    @Test("gambit score refuses to score nothing and shows no data for a rate over no words")
+    func score() throws {
+        let folder = try TestSupport.temporaryDirectory("no-data")
+        let reference = folder.appendingPathComponent("ref.trn")
+        let hypothesis = folder.appendingPathComponent("hyp.trn")
+        try "play the albin counter gambit (u1)\n".write(to: reference, atomically: true, encoding: .utf8)
+        try "play the album counter gambit (v1)\n".write(to: hypothesis, atomically: true, encoding: .utf8)
+        let disjoint = try TestSupport.gambit([
+            "score", "--ref", reference.path, "--hyp", hypothesis.path, "--missing", "skip",
+        ])
+        #expect(disjoint.status == 2, "\(disjoint.output)")
+        #expect(disjoint.output.contains("share no utterance ids"), "\(disjoint.output)")
+        #expect(!disjoint.output.contains("0.00%"), "\(disjoint.output)")
+
+        try "play the albin counter gambit (u1)\n".write(to: hypothesis, atomically: true, encoding: .utf8)
+        let noBoosted = try TestSupport.gambit([
+            "score", "--ref", reference.path, "--hyp", hypothesis.path, "--boosted", "maeve", "--terms", "maeve",
+        ])
+        #expect(noBoosted.status == 0, "\(noBoosted.output)")
+        #expect(noBoosted.output.contains("B-WER no data (0/0)"), "\(noBoosted.output)")
+        #expect(noBoosted.output.contains("no data | no data | no data |"), "\(noBoosted.output)")
+
+        try "(u1)\n".write(to: reference, atomically: true, encoding: .utf8)
+        try "(u1)\n".write(to: hypothesis, atomically: true, encoding: .utf8)
+        let empty = try TestSupport.gambit(["score", "--ref", reference.path, "--hyp", hypothesis.path])
+        // One utterance, said right: SER 0% is a measurement; WER, CER and MER over no word are not.
+        #expect(empty.output.contains("| no data |   0.00% | no data |"), "\(empty.output)")
+        #expect(empty.output.contains("MER no data   WIL no data"), "\(empty.output)")
+    }
+}

@@ -10,7 +10,7 @@ struct CacheCommand: ParsableCommand {
         discussion: """
             Prepared models, oracle grammars and sweep points are cached under $GAMBIT_CACHE, else \
             $XDG_CACHE_HOME/gambit, else ~/.cache/gambit. They hold training data in clear, private data \
-            included: `list` marks those entries PRIVATE.
+            included: `list` marks those entries PRIVATE and shows the words of that data in their names as ‹private›.
 
             """ + ExitStatus.doneOrRefused,
         subcommands: [List.self, Clear.self])
@@ -45,9 +45,9 @@ struct CacheCommand: ParsableCommand {
                 print("no entries")
                 return
             }
-            let width = entries.map(\.name.count).max() ?? 0
+            let width = entries.map(\.shownName.count).max() ?? 0
             for entry in entries {
-                let name = entry.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                let name = entry.shownName.padding(toLength: width, withPad: " ", startingAt: 0)
                 let size = Self.size(entry.bytes).leftPadded(to: 9)
                 let age = Self.age(since: entry.modified).leftPadded(to: 10)
                 print("\(name)  \(size)  \(age)\(entry.isPrivate ? "  PRIVATE" : "")")
@@ -86,7 +86,7 @@ struct CacheCommand: ParsableCommand {
         func run() throws {
             let entries = try location.entries()
             let freed = try location.cache.remove(entries)
-            for entry in entries { print("removed \(entry.name)") }
+            for entry in entries { print("removed \(entry.shownName)") }
             print("\(entries.count) entries removed, \(List.size(freed)) freed from \(location.cache.folder.path)")
             if location.suite != nil {
                 let unknown = location.cache.entries().filter(\.sources.isEmpty).count

@@ -4,6 +4,8 @@ import Results
 /// The terminal summary printed after a run.
 enum Summary {
     static func text(_ results: RunResults) -> String {
+        // A terminal's output ends up in CI logs: it names private data no more than the reports do.
+        let results = results.redactingPrivateTerms()
         func pct(_ value: Double?) -> String { value.map { String(format: "%6.2f%%", $0 * 100) } ?? "no data" }
         func name(_ system: SystemResults) -> String {
             printable(

@@ -84,6 +84,83 @@ public struct PrivateTermMasker: Sendable {
         }
         return text
     }
+
+    /// Masks names (of corpora, variants, recognizers, utterances) so that distinct names stay distinct.
+    ///
+    /// A name is masked as ``fragment(_:)`` masks it. Two names that mask alike (`calls-siobhan` and
+    /// `calls-Siobhan` both read `calls-‹contact-1›`) would merge two corpora into one, in tables and in the
+    /// `trn`/`ctm` file names made from them: the later one gets a number (`calls-‹contact-1›-2`). Names with
+    /// nothing private keep themselves, so only masked names are ever numbered.
+    /// - Parameter names: The names, in the order the results list them (which decides the numbers).
+    /// - Returns: Each name → its mask; one-to-one.
+    public func names(_ names: [String]) -> [String: String] {
+        var map: [String: String] = [:]
+        var taken = Set<String>()
+        var masked: [(name: String, mask: String)] = []
+        var pending = Set<String>()
+        for name in names where map[name] == nil && !pending.contains(name) {
+            let mask = fragment(name)
+            if mask == name {
+                map[name] = name
+                taken.insert(name)
+            } else {
+                masked.append((name, mask))
+                pending.insert(name)
+            }
+        }
+        for (name, mask) in masked {
+            var candidate = mask
+            var number = 2
+            while taken.contains(candidate) {
+                candidate = "\(mask)-\(number)"
+                number += 1
+            }
+            map[name] = candidate
+            taken.insert(candidate)
+        }
+        return map
+    }
+}
+
+/// The masks of a run's names, one map per kind of name, so that every place a name appears reads the same.
+private struct NameMasks {
+    let masker: PrivateTermMasker
+    let corpora: [String: String]
+    let variants: [String: String]
+    let recognizers: [String: String]
+    let utterances: [String: String]
+    /// Names whose mask carries a number (see ``PrivateTermMasker/names(_:)``), longest first: free text that
+    /// names them (a check's name or message) gets the numbered mask, as tables and file names do.
+    let numbered: [(name: String, mask: String)]
+
+    init(_ results: RunResults, masker: PrivateTermMasker) {
+        self.masker = masker
+        corpora = masker.names(
+            results.corpora.map(\.name) + results.systems.map(\.corpus)
+                + (results.sweep.map { [$0.corpus] + ($0.antiContextCorpus.map { [$0] } ?? []) } ?? []))
+        variants = masker.names(
+            results.variants.map(\.name) + results.systems.compactMap(\.variant)
+                + (results.sweep.map { [$0.variant] } ?? []))
+        recognizers = masker.names(
+            (results.run.externalRecognizers ?? []).map(\.name) + results.systems.compactMap(\.recognizer))
+        utterances = masker.names(results.systems.flatMap { $0.utterances.map(\.id) })
+        numbered = [corpora, variants, recognizers].flatMap { $0.filter { masker.fragment($0.key) != $0.value } }
+            .map { (name: $0.key, mask: $0.value) }.sorted { ($0.name.count, $0.name) > ($1.name.count, $1.name) }
+    }
+
+    func corpus(_ name: String) -> String { corpora[name] ?? masker.fragment(name) }
+    func variant(_ name: String) -> String { variants[name] ?? masker.fragment(name) }
+    func recognizer(_ name: String) -> String { recognizers[name] ?? masker.fragment(name) }
+    func utterance(_ id: String) -> String { utterances[id] ?? masker.fragment(id) }
+
+    /// Free text that may name corpora and variants: numbered names first, then every private word.
+    func text(_ text: String) -> String {
+        var text = text
+        for (name, mask) in numbered where text.contains(name) {
+            text = text.replacingOccurrences(of: name, with: mask)
+        }
+        return masker.fragment(text)
+    }
 }
 
 extension RunResults {
@@ -92,11 +169,51 @@ extension RunResults {
     /// Masks private variants' boosted words, multi-word terms and template class values, and those words wherever
     /// they occur: references, hypotheses, alignments, word timings, term tables, latency keys, utterance ids,
     /// audio paths, speakers, failure and check messages, in every system (a private name recognized on another
-    /// corpus is masked too). Numbers are untouched. Without private variants the results come back unchanged.
+    /// corpus is masked too). Names are masked the same way wherever they appear: the suite's name and path, the
+    /// names of corpora, variants and recognizers and every training file's path, so that a heading, a table or a
+    /// `trn`/`ctm` file name does not print a private term; distinct names stay distinct (see
+    /// ``PrivateTermMasker/names(_:)``). Numbers are untouched. Without private variants the results come back
+    /// unchanged.
     public func redactingPrivateTerms() -> RunResults {
         let masker = PrivateTermMasker(self)
         guard !masker.isEmpty else { return self }
+        let names = NameMasks(self, masker: masker)
         var copy = self
+        // Names: a suite, corpus, variant or training file named after a private term would print it in every
+        // heading, table and file name of the reports.
+        copy.run.suite.name = masker.fragment(copy.run.suite.name)
+        copy.run.suite.path = masker.fragment(copy.run.suite.path)
+        copy.run.externalRecognizers = copy.run.externalRecognizers?.map { recognizer in
+            var r = recognizer
+            r.name = names.recognizer(r.name)
+            r.command = r.command.map(masker.fragment)
+            return r
+        }
+        for v in copy.variants.indices {
+            copy.variants[v].name = names.variant(copy.variants[v].name)
+            copy.variants[v].trainingDataFile = masker.fragment(copy.variants[v].trainingDataFile)
+        }
+        for c in copy.corpora.indices { copy.corpora[c].name = names.corpus(copy.corpora[c].name) }
+        for c in copy.comparisons.indices {
+            copy.comparisons[c].corpus = names.corpus(copy.comparisons[c].corpus)
+            copy.comparisons[c].variant = names.variant(copy.comparisons[c].variant)
+        }
+        if var sweep = copy.sweep {
+            sweep.variant = names.variant(sweep.variant)
+            sweep.corpus = names.corpus(sweep.corpus)
+            sweep.antiContextCorpus = sweep.antiContextCorpus.map(names.corpus)
+            sweep.points = sweep.points.map { point in
+                var p = point
+                p.antiContextChecks = p.antiContextChecks?.map { check in
+                    var c = check
+                    c.corpus = names.corpus(c.corpus)
+                    return c
+                }
+                return p
+            }
+            if let reason = sweep.recommendation?.reason { sweep.recommendation?.reason = names.text(reason) }
+            copy.sweep = sweep
+        }
         for v in copy.variants.indices where copy.variants[v].isPrivate {
             copy.variants[v].boostedWords = copy.variants[v].boostedWords.map(masker.text)
             copy.variants[v].multiWordTerms = copy.variants[v].multiWordTerms.map(masker.text)
@@ -108,13 +225,16 @@ extension RunResults {
         }
         for s in copy.systems.indices {
             var system = copy.systems[s]
+            system.corpus = names.corpus(system.corpus)
+            system.variant = system.variant.map(names.variant)
+            system.recognizer = system.recognizer.map(names.recognizer)
             if var terms = system.metrics.terms {
                 for t in terms.terms.indices { terms.terms[t].term = masker.phrase(terms.terms[t].term) }
                 system.metrics.terms = terms
             }
             system.utterances = system.utterances.map { record in
                 var r = record
-                r.id = masker.fragment(r.id)
+                r.id = names.utterance(r.id)
                 r.audioPath = masker.fragment(r.audioPath)
                 r.speaker = r.speaker.map(masker.fragment)
                 r.reference = masker.text(r.reference)
@@ -143,8 +263,10 @@ extension RunResults {
         }
         copy.checks = copy.checks.map { check in
             var c = check
-            c.name = masker.fragment(c.name)
-            c.message = masker.fragment(c.message)
+            c.name = names.text(c.name)
+            c.message = names.text(c.message)
+            c.corpus = c.corpus.map(names.corpus)
+            c.variant = c.variant.map(names.variant)
             return c
         }
         copy.networkDenial.detail = masker.fragment(copy.networkDenial.detail)

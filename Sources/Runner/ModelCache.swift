@@ -34,7 +34,35 @@ public struct ModelCache: Sendable {
         /// The training data or manifests it was made from; empty for entries made before Gambit recorded them.
         public var sources: [String]
 
+        /// The words of its private data that its folder name may hold (the boosted words, terms and template
+        /// class values its manifest records); empty for an entry not made from private data.
+        public var privateWords: Set<String> = []
+
         public var name: String { "\(kind)/\(url.lastPathComponent)" }
+
+        /// ``name`` as `gambit cache list` shows it: in an entry made from private data, each word of the
+        /// folder name that is a word of that data is `‹private›`, as reports mask it. The folder of a prepared
+        /// model is named after its training file (`prepared/siobhan-contacts-1a2b3c`), so a list pasted into a
+        /// log or an issue would otherwise print the name the data is about.
+        public var shownName: String {
+            guard isPrivate, !privateWords.isEmpty else { return name }
+            var shown = ""
+            var word = ""
+            func flush() {
+                shown += privateWords.contains(word.lowercased()) ? "‹private›" : word
+                word = ""
+            }
+            for character in url.lastPathComponent {
+                if character.isLetter || character.isNumber {
+                    word.append(character)
+                } else {
+                    flush()
+                    shown.append(character)
+                }
+            }
+            flush()
+            return "\(kind)/\(shown)"
+        }
     }
 
     /// Records what an entry was made from (called by whatever writes the entry).
@@ -67,6 +95,7 @@ public struct ModelCache: Sendable {
         var bytes = 0
         var modified = (try? manager.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? .distantPast
         var isPrivate = false
+        var privateWords: Set<String> = []
         for case let file as URL in manager.enumerator(at: url, includingPropertiesForKeys: nil) ?? .init() {
             guard let attributes = try? manager.attributesOfItem(atPath: file.path),
                 attributes[.type] as? FileAttributeType == .typeRegular
@@ -79,6 +108,7 @@ public struct ModelCache: Sendable {
                 object["isPrivate"] as? Bool == true
             {
                 isPrivate = true
+                privateWords = Self.words(ofManifest: object)
             }
         }
         var sources: [String] = []
@@ -87,7 +117,28 @@ public struct ModelCache: Sendable {
         {
             sources = object["sources"] as? [String] ?? []
         }
-        return Entry(kind: kind, url: url, bytes: bytes, modified: modified, isPrivate: isPrivate, sources: sources)
+        return Entry(
+            kind: kind, url: url, bytes: bytes, modified: modified, isPrivate: isPrivate, sources: sources,
+            privateWords: privateWords)
+    }
+
+    /// The words a prepared model's manifest records of its data: boosted words, multi-word terms and every
+    /// string of its templates (class values among them), lowercased and split at anything but a letter or digit.
+    private static func words(ofManifest manifest: [String: Any]) -> Set<String> {
+        var words = Set<String>()
+        func collect(_ value: Any) {
+            if let text = value as? String {
+                for word in text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }) {
+                    words.insert(String(word))
+                }
+            } else if let list = value as? [Any] {
+                list.forEach(collect)
+            } else if let object = value as? [String: Any] {
+                object.values.forEach(collect)
+            }
+        }
+        for key in ["boostedWords", "boostedTerms", "templates"] { manifest[key].map(collect) }
+        return words
     }
 
     /// The entries made from a suite's training data or corpora.
@@ -108,7 +159,7 @@ public struct ModelCache: Sendable {
                 try FileManager.default.removeItem(at: entry.url)
             } catch {
                 throw RunnerError.cache(
-                    "cannot remove the cache entry \(entry.url.path): \(error.localizedDescription)")
+                    "cannot remove the cache entry \(entry.shownName) of \(folder.path): \(error.localizedDescription)")
             }
             freed += entry.bytes
         }

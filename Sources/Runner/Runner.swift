@@ -277,7 +277,7 @@ public final class Runner {
                 record.latency = response.latency
                 record.words = response.words
                 record.customization = response.customization
-                record.failure = response.failure
+                record.failure = response.reportedFailure(relativeTo: suite.folder)
                 record.retries = response.retries
                 record.crashed = response.crashed
                 records.append(record)

@@ -53,6 +53,46 @@ public struct WorkResponse: Codable, Sendable, Equatable {
     public var networkIsolation: String?
     /// Whether that worker proved its network was unreachable.
     public var networkDenied: Bool?
+
+    /// The failure as results and reports record it: every absolute path in the message (the audio file, a
+    /// model, an adapter) written relative to the suite's folder, as ``Suite/reportedPath(_:)`` writes audio
+    /// paths, so that no report shows where the machine keeps its files.
+    ///
+    /// The worker and the pool name files by absolute path (they must find them); this is the one place their
+    /// messages become what a report may print. The journal keeps the message as it came.
+    /// - Parameter folder: The suite's folder.
+    /// - Returns: The message with its paths made relative; `nil` when nothing failed.
+    public func reportedFailure(relativeTo folder: URL) -> String? {
+        failure.map { Self.relativePaths(in: $0, to: folder) }
+    }
+
+    /// Rewrites each absolute path in `message` relative to `folder`. A path starts with `/` at the start of
+    /// the message or after a space, quote, bracket or `=`, and runs to the next space, quote or bracket; a
+    /// `:` or `.` that ends it is punctuation (`/a/b.wav: no such audio file`). The folder itself, and paths
+    /// under it, are found first whole, so that a folder name with spaces is replaced too.
+    static func relativePaths(in message: String, to folder: URL) -> String {
+        var message = message
+        let base = folder.standardizedFileURL.path
+        let resolved = folder.resolvingSymlinksInPath().path
+        for prefix in Set([base, resolved]).sorted(by: { $0.count > $1.count }) where prefix.count > 1 {
+            message = message.replacingOccurrences(of: prefix + "/", with: "")
+        }
+        let pattern = #"(?<=^|[\s'"(\[<=])/[^\s'"()\[\]<>]*"#
+        guard let expression = try? NSRegularExpression(pattern: pattern) else { return message }
+        var out = ""
+        var last = message.startIndex
+        for match in expression.matches(in: message, range: NSRange(message.startIndex..., in: message)) {
+            guard let range = Range(match.range, in: message) else { continue }
+            var path = message[range]
+            while let end = path.last, end == ":" || end == "." || end == "," || end == ";", path.count > 1 {
+                path.removeLast()
+            }
+            out += message[last..<range.lowerBound]
+            out += RunResults.relativePath(from: folder, to: URL(fileURLWithPath: String(path)))
+            last = path.endIndex
+        }
+        return out + message[last...]
+    }
 }
 
 /// The first line a worker prints: whether its network is denied, and how that was checked.

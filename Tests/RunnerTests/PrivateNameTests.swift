@@ -1,0 +1,206 @@
+import Foundation
+import GambitTestSupport
+import Reporting
+import Results
+import ResultsFixtures
+import Testing
+
+@testable import Runner
+
+/// The fixture run with private terms in every name: the suite, the private variant (`siobhan-full`), its
+/// training file (`siobhan-contacts.yaml`) and the corpus of its calls (`calls-siobhan`); `chess` renamed to
+/// `chess` + `chessSuffix` (e.g. `calls-Siobhan`, a name that masks like `calls-siobhan`).
+private func privatelyNamed(chess: String = "chess") -> RunResults {
+    var results = Fixture.results()
+    results.run.suite.name = "siobhan-suite"
+    results.run.suite.path = "suites/siobhan-suite.yaml"
+    func c(_ name: String) -> String { name == "contacts" ? "calls-siobhan" : name == "chess" ? chess : name }
+    func v(_ name: String) -> String { name == "contacts" ? "siobhan-full" : name }
+    for index in results.corpora.indices { results.corpora[index].name = c(results.corpora[index].name) }
+    for index in results.variants.indices where results.variants[index].name == "contacts" {
+        results.variants[index].name = "siobhan-full"
+        results.variants[index].trainingDataFile = "../private/siobhan-contacts.yaml"
+    }
+    for index in results.systems.indices {
+        results.systems[index].corpus = c(results.systems[index].corpus)
+        results.systems[index].variant = results.systems[index].variant.map(v)
+    }
+    for index in results.comparisons.indices {
+        results.comparisons[index].corpus = c(results.comparisons[index].corpus)
+        results.comparisons[index].variant = v(results.comparisons[index].variant)
+    }
+    results.checks = Fixture.checks(results)
+    return results
+}
+
+/// Every regular file under `folder` but Gambit's own data (`.gambit/`, which keeps private data in clear by
+/// design), as paths relative to `folder`.
+private func reportFiles(under folder: URL) -> [String] {
+    let manager = FileManager.default
+    let base = folder.resolvingSymlinksInPath().path + "/"
+    var out: [String] = []
+    for case let url as URL in manager.enumerator(at: folder, includingPropertiesForKeys: nil) ?? .init() {
+        var isFolder: ObjCBool = false
+        let path = url.resolvingSymlinksInPath().path
+        guard manager.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+            path.hasPrefix(base), !path.dropFirst(base.count).hasPrefix(Runner.dataFolder + "/")
+        else { continue }
+        out.append(String(path.dropFirst(base.count)))
+    }
+    return out.sorted()
+}
+
+@Suite("Private data does not leak by name", .serialized)
+struct PrivateNameTests {
+    @Test("no report, report file name or terminal summary names a private term, whatever holds it")
+    func reportsAndSummary() throws {
+        let folder = try TestSupport.temporaryDirectory("private-names")
+        let input = folder.appendingPathComponent("results.json")
+        try privatelyNamed().write(to: input)
+        let output = folder.appendingPathComponent("Reports")
+        let merge = try TestSupport.gambit(["merge", input.path, "--output", output.path])
+        #expect(merge.status == 0 || merge.status == 1 || merge.status == 3, "\(merge.output)")
+        #expect(!merge.output.isEmpty)
+        #expect(merge.output.range(of: "siobhan", options: .caseInsensitive) == nil, "\(merge.output)")
+
+        let files = reportFiles(under: output)
+        for format in ["report.html", "report.json", "junit.xml", "summary.md"] { #expect(files.contains(format)) }
+        #expect(files.contains { $0.hasPrefix("trn/") } && files.contains { $0.hasPrefix("ctm/") }, "\(files)")
+        for file in files {
+            #expect(file.range(of: "siobhan", options: .caseInsensitive) == nil, "a file name: \(file)")
+            let text = try String(contentsOf: output.appendingPathComponent(file), encoding: .utf8)
+            for term in ["siobhan", "siobhan-contacts"] {
+                #expect(text.range(of: term, options: .caseInsensitive) == nil, "\(file) holds \(term)")
+            }
+        }
+        // Masked, not dropped: the reports still tell the variant, corpus and training file apart.
+        let json = try RunResults.decode(Data(contentsOf: output.appendingPathComponent("report.json")))
+        #expect(json.run.suite.name == "‹contact-1›-suite")
+        #expect(json.variants.map(\.name) == ["chess-full", "‹contact-1›-full"])
+        #expect(json.variants[1].trainingDataFile == "../private/‹contact-1›-contacts.yaml")
+        #expect(json.corpora.map(\.name) == ["chess", "calls-‹contact-1›", "general"])
+        #expect(json.systems.contains { $0.corpus == "calls-‹contact-1›" && $0.variant == "‹contact-1›-full" })
+        #expect(json.checks.contains { $0.name == "calls-‹contact-1›/‹contact-1›-full WER gate" })
+        // trn/ctm names are the masked names, as the contents are.
+        #expect(
+            files.contains("trn/" + PathComponent(joining: ["calls-‹contact-1›", "ref"]).value + ".trn"), "\(files)")
+    }
+
+    @Test("corpora whose names mask alike keep distinct names and distinct trn/ctm files")
+    func distinctNames() throws {
+        let results = privatelyNamed(chess: "calls-Siobhan")
+        let redacted = results.redactingPrivateTerms()
+        let names = redacted.corpora.map(\.name)
+        #expect(names == ["calls-‹contact-1›", "calls-‹contact-1›-2", "general"])
+        #expect(Set(redacted.systems.map(\.key)).count == results.systems.count)
+        // Every place names the corpus the same way.
+        #expect(Set(redacted.systems.map(\.corpus)) == Set(names))
+        #expect(Set(redacted.comparisons.map(\.corpus)).isSubset(of: Set(names)))
+        #expect(redacted.checks.contains { $0.name.hasPrefix("calls-‹contact-1›/chess-full ") })
+        #expect(redacted.checks.contains { $0.name.hasPrefix("calls-‹contact-1›-2/‹contact-1›-full ") })
+
+        let output = try TestSupport.temporaryDirectory("private-distinct")
+        let written = try Reporter.write(results, formats: [.trn, .ctm], to: output)
+        #expect(written.count == results.corpora.count + 2 * results.systems.count)
+        #expect(Set(written.map(\.path)).count == written.count)
+        #expect(written.allSatisfy { $0.path.range(of: "siobhan", options: .caseInsensitive) == nil })
+    }
+
+    @Test("masking names that hold no private term changes nothing")
+    func publicNamesUnchanged() {
+        let results = Fixture.results()
+        let redacted = results.redactingPrivateTerms()
+        #expect(redacted.corpora.map(\.name) == results.corpora.map(\.name))
+        #expect(redacted.variants.map(\.name) == results.variants.map(\.name))
+        #expect(redacted.variants.map(\.trainingDataFile) == results.variants.map(\.trainingDataFile))
+        #expect(redacted.run.suite == results.run.suite)
+        #expect(redacted.systems.map(\.key) == results.systems.map(\.key))
+    }
+
+    @Test("cache list and clear show a private model's name with its private words masked")
+    func cacheList() throws {
+        let folder = try TestSupport.temporaryDirectory("private-cache")
+        let cacheFolder = folder.appendingPathComponent("cache")
+        let training = folder.appendingPathComponent("siobhan-contacts.yaml")
+        try """
+        locale: en-US
+        identifier: com.example.contacts
+        version: "1"
+        private: true
+        phrases:
+          - {phrase: "call siobhan okonkwo", count: 10}
+
+        """.write(to: training, atomically: true, encoding: .utf8)
+        let plain = folder.appendingPathComponent("okonkwo-notes.yaml")
+        try """
+        locale: en-US
+        identifier: com.example.notes
+        version: "1"
+        phrases:
+          - {phrase: "take a note", count: 10}
+
+        """.write(to: plain, atomically: true, encoding: .utf8)
+        let toolchain = Toolchain(cacheFolder: cacheFolder)
+        _ = try toolchain.prepare(training)
+        _ = try toolchain.prepare(plain)
+
+        let entries = ModelCache(folder: cacheFolder).entries()
+        let secret = try #require(entries.first { $0.isPrivate })
+        #expect(secret.privateWords.isSuperset(of: ["siobhan", "okonkwo"]), "\(secret.privateWords)")
+        #expect(secret.shownName.hasPrefix("prepared/‹private›-contacts-"), "\(secret.shownName)")
+        // Not private: shown as it is.
+        #expect(entries.contains { !$0.isPrivate && $0.shownName.hasPrefix("prepared/okonkwo-notes-") })
+
+        let list = try TestSupport.gambit(["cache", "list", "--cache-dir", cacheFolder.path])
+        #expect(list.status == 0, "\(list.output)")
+        #expect(list.output.range(of: "siobhan", options: .caseInsensitive) == nil, "\(list.output)")
+        #expect(
+            list.output.contains("prepared/‹private›-contacts-") && list.output.contains("PRIVATE"), "\(list.output)")
+        let clear = try TestSupport.gambit(["cache", "clear", "--cache-dir", cacheFolder.path])
+        #expect(clear.status == 0, "\(clear.output)")
+        #expect(clear.output.range(of: "siobhan", options: .caseInsensitive) == nil, "\(clear.output)")
+        #expect(ModelCache(folder: cacheFolder).entries().isEmpty)
+    }
+
+    @Test(
+        "a failure message names files relative to the suite's folder",
+        arguments: [
+            ("/suite", "/suite/audio/a.wav: no such audio file", "audio/a.wav: no such audio file"),
+            ("/my suite", "/my suite/audio/a.wav: truncated audio file (x)", "audio/a.wav: truncated audio file (x)"),
+            (
+                "/suite", "cannot open '/usr/share/pocketsphinx/model/en-us/mdef'.",
+                "cannot open '../usr/share/pocketsphinx/model/en-us/mdef'."
+            ),
+            (
+                "/a/suite", "adapter /a/suite/bin/run exited 2 (reading /a/suite)",
+                "adapter bin/run exited 2 (reading .)"
+            ),
+            ("/a/suite", "model=/a/models/x.bin failed", "model=../models/x.bin failed"),
+            ("/suite", "1/2 of the audio is silence", "1/2 of the audio is silence"),
+        ])
+    func relativeFailure(folder: String, message: String, expected: String) {
+        #expect(WorkResponse.relativePaths(in: message, to: URL(fileURLWithPath: folder)) == expected)
+    }
+
+    @Test("an unreadable audio file fails with its path relative to the suite in results and reports")
+    func failureMessagesInReports() throws {
+        let suite = try MiniSuite(badAudio: true)
+        let results = try suite.run()
+        let failures = results.systems.flatMap(\.utterances).compactMap(\.failure)
+        #expect(!failures.isEmpty)
+        #expect(failures.allSatisfy { $0.hasPrefix("audio/broken.wav: ") }, "\(failures)")
+        let output = suite.folder.appendingPathComponent("reports")
+        try Reporter.write(results, formats: [.json, .html, .junit, .markdown], to: output, audioBase: suite.folder)
+        let absolute = [suite.folder.standardizedFileURL.path, suite.folder.resolvingSymlinksInPath().path]
+        for file in ["report.json", "report.html"] {
+            let text = try String(contentsOf: output.appendingPathComponent(file), encoding: .utf8)
+            for path in absolute {
+                // `../../tmp/x/suite.yaml` (the suite, relative to the working directory) is relative, not absolute.
+                let lines = text.replacingOccurrences(of: ".." + path, with: "..").split(separator: "\n")
+                    .filter { $0.contains(path) }
+                #expect(lines.isEmpty, "\(file) holds \(path): \(lines.prefix(3))")
+            }
+            #expect(text.contains("audio/broken.wav: "), "\(file)")
+        }
+    }
+}

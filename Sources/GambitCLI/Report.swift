@@ -15,6 +15,13 @@ enum ReportWriter {
     static func audioBase(of results: RunResults) -> URL {
         URL(fileURLWithPath: results.run.suite.path).deletingLastPathComponent()
     }
+
+    /// Refuses an output folder that is, or holds, the folder of the suite the results came from (when
+    /// that suite is still there), as `gambit run` does: reports must never overwrite a user's inputs.
+    static func checkSeparate(_ output: URL, from results: RunResults) throws {
+        guard let suite = try? Suite.load(URL(fileURLWithPath: results.run.suite.path)) else { return }
+        try OutputFolder.checkSeparate(output, from: suite)
+    }
 }
 
 struct Report: ParsableCommand {
@@ -34,6 +41,7 @@ struct Report: ParsableCommand {
 
     func run() throws {
         let loaded = try RunResults.load(from: URL(fileURLWithPath: results))
+        try ReportWriter.checkSeparate(URL(fileURLWithPath: output), from: loaded)
         let formats =
             try format.isEmpty
             ? ReportFormat.allCases

@@ -204,6 +204,8 @@ struct Merge: ParsableCommand {
         }
         let merged = try RunResults.merge(shards, allowPartial: partial)
         let outputURL = URL(fileURLWithPath: output)
+        try ReportWriter.checkSeparate(outputURL, from: merged)
+        try OutputPath.check(Runner.resultsFile(in: outputURL), isInside: outputURL)
         try FileManager.default.createDirectory(at: outputURL, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(
             at: outputURL.appendingPathComponent(Runner.dataFolder), withIntermediateDirectories: true)

@@ -111,7 +111,9 @@ struct SweepCommand: ParsableCommand {
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(results).write(to: data.appendingPathComponent("sweep.json"), options: .atomic)
+        let sweepFile = data.appendingPathComponent("sweep.json")
+        try OutputPath.check(sweepFile, isInside: outputURL)
+        try encoder.encode(results).write(to: sweepFile, options: .atomic)
         let runFile = Runner.resultsFile(in: outputURL)
         if var run = try? RunResults.load(from: runFile) {
             run.sweep = results

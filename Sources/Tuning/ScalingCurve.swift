@@ -69,7 +69,7 @@ extension Sweep {
             var clock = Stopwatch()
             let extended = ScalingCurve.adding(Array(pool.prefix(count)), to: data)
             let folder = toolchain.cacheFolder.appendingPathComponent("scaling")
-                .appendingPathComponent("\(variant.name)-\(count)")
+                .appendingPathComponent("\(PathComponent(variant.name))-\(count)")
             let artifact = try toolchain.compiler.prepare(extended, output: folder, options: variant.prepareOptions)
                 .artifact
             let configuration = Toolchain.configuration(artifact, weight: variant.weight)

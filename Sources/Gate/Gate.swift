@@ -119,6 +119,7 @@ public enum Gate {
     {
         let problems = thresholds.problems
         if !problems.isEmpty { return GateOutcome(status: .badInput, findings: [], notes: problems) }
+        let (current, baseline) = matched(current: current, baseline: baseline)
         // Partial results are refused, not judged: a regression or a pass on some shards says nothing of the
         // rest, and a "regression" exit would send the reader looking for a change that is not there.
         let partial = [("this run", current), ("the baseline", baseline)].compactMap { name, results in
@@ -159,6 +160,21 @@ public enum Gate {
         findings.sort { $0.failed && !$1.failed }
         return GateOutcome(
             status: findings.contains(where: \.failed) ? .regression : .pass, findings: findings, notes: notes)
+    }
+
+    /// The two runs as they can be compared. A stored baseline has its private terms masked (`gambit
+    /// baseline update`), names of suites, corpora and variants included, and so does a report.json:
+    /// a raw run is then compared masked as its baseline is (or the other way round). The first pair
+    /// whose suites and utterances agree wins; else the first whose suites agree; else the runs as given.
+    static func matched(current: RunResults, baseline: RunResults) -> (RunResults, RunResults) {
+        let plain = (current, baseline)
+        guard current.variants.contains(where: \.isPrivate) || baseline.variants.contains(where: \.isPrivate) else {
+            return plain
+        }
+        let pairs = [plain, (current.redactingPrivateTerms(), baseline), (current, baseline.redactingPrivateTerms())]
+        let sameSuite = pairs.filter { $0.0.run.suite.name == $0.1.run.suite.name }
+        return sameSuite.first { utteranceMismatches(current: $0.0, baseline: $0.1).isEmpty } ?? sameSuite.first
+            ?? plain
     }
 
     /// Why two runs cannot be compared: different suites, or a system whose utterances (matched by

@@ -40,7 +40,9 @@ struct Report: ParsableCommand {
     var output = "Reports"
 
     func run() throws {
-        let loaded = try RunResults.load(from: URL(fileURLWithPath: results))
+        // Aggregates are recomputed from the records, so that a file written by an older Gambit shows
+        // today's rules (a rate over nothing is no data).
+        let loaded = try RunResults.load(from: URL(fileURLWithPath: results)).recomputingAggregates()
         try ReportWriter.checkSeparate(URL(fileURLWithPath: output), from: loaded)
         let formats =
             try format.isEmpty

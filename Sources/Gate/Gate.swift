@@ -234,7 +234,10 @@ public enum Gate {
     public static func evaluate(current: URL, baseline: URL, thresholds: GateThresholds = .default) -> GateOutcome {
         do {
             return evaluate(
-                current: try RunResults.load(from: current), baseline: try RunResults.load(from: baseline),
+                // Recomputed from the records: a baseline written by an older Gambit compares by today's
+                // rules (a B-WER over nothing is no data, not 0%).
+                current: try RunResults.load(from: current).recomputingAggregates(),
+                baseline: try RunResults.load(from: baseline).recomputingAggregates(),
                 thresholds: thresholds)
         } catch {
             return GateOutcome(status: .badInput, findings: [], notes: ["\(error)"])

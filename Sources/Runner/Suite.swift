@@ -119,8 +119,9 @@ public struct Suite: Sendable, Equatable {
             throw RunnerError.corpus(
                 "corpus \(corpus.name): \(corpus.manifest.path) lists no utterance; a corpus needs at least one")
         }
+        // A corpus that names no split scores every entry: nothing is dropped, whatever the splits say.
         let known = knownSplits
-        if let stray = entries.first(where: { $0.split.map { !known.contains($0) } ?? false }) {
+        if corpus.split != nil, let stray = entries.first(where: { $0.split.map { !known.contains($0) } ?? false }) {
             throw RunnerError.corpus(
                 "corpus \(corpus.name): utterance \(stray.id) in \(corpus.manifest.path) has split "
                     + "'\(stray.split ?? "")', which this suite does not know (known: "
@@ -130,8 +131,14 @@ public struct Suite: Sendable, Equatable {
         return entries
     }
 
-    /// Splits a manifest entry may name: the usual three, and any split a corpus of the suite names.
-    public var knownSplits: Set<String> { Set(["train", "dev", "test"] + corpora.compactMap(\.split)) }
+    /// Splits a manifest entry may name: the usual three, any split a corpus of the suite file names,
+    /// and any a corpus names now (`--split`).
+    public var knownSplits: Set<String> {
+        Set(["train", "dev", "test"] + declaredSplits + corpora.compactMap(\.split))
+    }
+
+    /// The splits the suite file names, kept when `--split` replaces them for a run.
+    public var declaredSplits: [String] = []
 
     /// The entries a run scores for a corpus: those of its split, when it names one (entries without
     /// a split belong to every split), else all of them.
@@ -415,6 +422,7 @@ public struct Suite: Sendable, Equatable {
             file: url, corpora: corpora, variants: variants, modes: modes, recognizers: recognizers,
             streaming: streaming, contentHash: digest)
         suite.cacheInOutput = cacheInOutput
+        suite.declaredSplits = corpora.compactMap(\.split)
         return suite
     }
 

@@ -3,9 +3,10 @@ import Yams
 /// The keys a YAML (or JSON) document a user writes may have, so that a misspelt key is an error
 /// rather than a silently ignored line that leaves a default in force.
 ///
-/// A schema says only which keys may appear where; the loaders still check values. Every file a
-/// user writes for Gambit (suites, gate thresholds, training data) is checked against one before
-/// its values are read, so a typo is reported with its line and the nearest known key.
+/// A schema says only which keys may appear where; the loaders still check values. Suites and gate
+/// thresholds are checked against one before their values are read, so a typo is reported with its
+/// line and the nearest known key; training data checks its keys as it reads them, with the same
+/// ``nearestKey(to:in:)``.
 public indirect enum KeySchema: Sendable {
     /// A mapping with these keys, each with the schema of its value.
     case mapping([String: KeySchema])

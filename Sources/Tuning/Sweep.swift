@@ -165,6 +165,13 @@ public final class Sweep {
         let pointScoring = options.pointScoring ?? .default(for: prepareOptions.mix)
 
         let dev = try split("dev", domain: domain, anti: anti)
+        // B-WER is what the sweep tunes: over no boosted reference word it is no data, and every point
+        // would tie at a made-up 0%.
+        guard score(dev.domain, dev.domain.map(\.text), boosted: boosted).boosted?.boostedWordErrorRate != nil else {
+            throw RunnerError.corpus(
+                "\(domain.name) dev has no reference word among \(variant.name)'s boosted words, so B-WER has no data "
+                    + "to tune on; tune on a corpus that says the variant's terms")
+        }
         log(
             "tuning \(variant.name) on \(domain.name) dev (\(dev.domain.count) utterances) and anti-context dev (\(dev.anti.count))"
         )

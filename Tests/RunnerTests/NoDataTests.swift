@@ -47,6 +47,26 @@ struct NoDataTests {
         #expect(!json.contains("\"boostedWordErrorRate\""), "\(json)")
     }
 
+    @Test("ΔB-WER over no boosted reference word is no data, not ±0.00 or a significant +100 points")
+    func deltaIsNoData() throws {
+        let results = Self.withWeather()
+        let weather = try #require(results.comparison(corpus: "weather", variant: "chess-full"))
+        #expect(weather.deltaBoostedWER == nil)
+        #expect(weather.customized.boostedWordErrorRate == nil)
+        let chess = try #require(results.comparison(corpus: "chess", variant: "chess-full"))
+        #expect(chess.deltaBoostedWER != nil)
+    }
+
+    @Test("A results file written before no data existed reads its B-WER over no word as no data")
+    func oldFiles() throws {
+        let old = Data(
+            #"{"boostedReferenceWords": 0, "boostedErrors": 2, "unboostedReferenceWords": 5, "unboostedErrors": 1, "boostedWordErrorRate": 1, "unboostedWordErrorRate": 0.2}"#
+                .utf8)
+        let rates = try JSONDecoder().decode(BoostedWordErrorRates.self, from: old)
+        #expect(rates.boostedWordErrorRate == nil)
+        #expect(rates.unboostedWordErrorRate == 0.2)
+    }
+
     @Test("The boosted-word gain check is skipped with the reason when there is nothing to judge")
     func checkSkipped() throws {
         let checks = Checks.evaluate(Self.withWeather(), artifacts: [:], responses: [:], items: [])

@@ -119,6 +119,26 @@ struct StrictSuiteTests {
         #expect(try fine.scoredEntries(of: fine.corpora[0], allowOutsidePaths: true).map(\.id) == ["a1"])
     }
 
+    @Test("Splits a user names are accepted: on a corpus that scores every entry, and beside a --split")
+    func ownSplits() throws {
+        let audio = TestSupport.cards[0].path
+        let manifest = """
+            {"id": "a1", "audio": "\(audio)", "text": "ten of clubs", "split": "holdout"}
+            {"id": "a2", "audio": "\(audio)", "text": "ten of clubs", "split": "tune"}
+
+            """
+        // No split on the corpus: every entry is scored, whatever its split is called.
+        let all = try Suite.load(try suite(Self.corpora, manifest: manifest))
+        #expect(try all.scoredEntries(of: all.corpora[0], allowOutsidePaths: true).count == 2)
+        // The suite names holdout; `--split tune` (which replaces the corpus's split) keeps it known.
+        var named = try Suite.load(
+            try suite(
+                "corpora:\n  - {name: c, manifest: m.jsonl, split: holdout}\n  - {name: d, manifest: m.jsonl, split: tune}\n",
+                manifest: manifest))
+        for index in named.corpora.indices { named.corpora[index].split = "tune" }
+        #expect(try named.scoredEntries(of: named.corpora[0], allowOutsidePaths: true).map(\.id) == ["a2"])
+    }
+
     @Test("gambit run refuses a typo in the suite, a split with nothing in it and a shard beyond the data")
     func throughTheCommandLine() throws {
         let typo = try suite(Self.corpora + "variants: []\nmodes: [baseline]\ngate:\n  wer: {maxIncrese: 1}\n")

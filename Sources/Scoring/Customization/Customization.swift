@@ -22,6 +22,22 @@ public struct BoostedWordErrorRates: Sendable, Codable, Hashable {
         boostedWordErrorRate = Rates.measured(boostedErrors, over: boostedReferenceWords)
         unboostedWordErrorRate = Rates.measured(unboostedErrors, over: unboostedReferenceWords)
     }
+
+    enum CodingKeys: String, CodingKey {
+        case boostedReferenceWords, boostedErrors, unboostedReferenceWords, unboostedErrors
+        case boostedWordErrorRate, unboostedWordErrorRate
+    }
+
+    /// The rates are recomputed from the counts: a file written before "no data" existed stores 0 or 1
+    /// for a rate over no word.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            boostedReferenceWords: try container.decode(Int.self, forKey: .boostedReferenceWords),
+            boostedErrors: try container.decode(Int.self, forKey: .boostedErrors),
+            unboostedReferenceWords: try container.decode(Int.self, forKey: .unboostedReferenceWords),
+            unboostedErrors: try container.decode(Int.self, forKey: .unboostedErrors))
+    }
 }
 
 /// Recall, precision and F1 of one term (or of all terms together).

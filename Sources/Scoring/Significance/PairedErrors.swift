@@ -49,17 +49,19 @@ public struct PairedErrors: Sendable {
             metric: "WER", errorsA: errorsA, errorsB: errorsB, referenceWords: referenceWords, options: options)
     }
 
-    /// Paired bootstrap interval of B-WER(B) − B-WER(A); nil when no boosted counts were added.
+    /// Paired bootstrap interval of B-WER(B) − B-WER(A); nil when no boosted counts were added or no
+    /// reference word is boosted (B-WER is then no data on both sides, and so is its change).
     public func deltaBoostedWER(_ options: BootstrapOptions) -> BootstrapInterval? {
-        boostedWords.isEmpty
+        boostedWords.reduce(0, +) == 0
             ? nil
             : Significance.pairedBootstrap(
                 metric: "B-WER", errorsA: boostedA, errorsB: boostedB, referenceWords: boostedWords, options: options)
     }
 
-    /// Paired bootstrap interval of U-WER(B) − U-WER(A); nil when no boosted counts were added.
+    /// Paired bootstrap interval of U-WER(B) − U-WER(A); nil when no boosted counts were added or every
+    /// reference word is boosted.
     public func deltaUnboostedWER(_ options: BootstrapOptions) -> BootstrapInterval? {
-        unboostedWords.isEmpty
+        unboostedWords.reduce(0, +) == 0
             ? nil
             : Significance.pairedBootstrap(
                 metric: "U-WER", errorsA: unboostedA, errorsB: unboostedB, referenceWords: unboostedWords,

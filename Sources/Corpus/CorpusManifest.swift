@@ -1,4 +1,5 @@
 import Foundation
+import StrictYAML
 
 /// Reads and writes corpus manifests: the list of utterances (id, audio file, reference text) a run decodes.
 ///
@@ -146,6 +147,16 @@ public enum CorpusManifest {
         -> CorpusEntry
     {
         let object = try jsonObject(line, path: path, line: number)
+        // A misspelt key ("spilt") would leave the entry in every split, scored where it does not belong.
+        // Keys of other tools' metadata ("offset", "lang") are far from every key of ours and stay allowed.
+        for unknown in object.keys.sorted() where !jsonKeys.contains(unknown) {
+            guard let meant = nearestKey(to: unknown, in: jsonKeys) else { continue }
+            throw .malformedLine(
+                path: path, line: number,
+                detail: "unknown key \"\(unknown)\"; did you mean \"\(meant)\"? Gambit reads "
+                    + jsonKeys.joined(separator: ", ")
+                    + " (keys far from all of these are kept as other tools' metadata)")
+        }
         let id = try string(object, "id", path: path, line: number, allowEmpty: false)
         let audio = try string(object, "audio", path: path, line: number, allowEmpty: false)
         return CorpusEntry(
@@ -157,6 +168,9 @@ public enum CorpusManifest {
             condition: try optionalString(object, "condition", path: path, line: number),
             duration: try optionalNumber(object, "duration", path: path, line: number))
     }
+
+    /// The keys of a line of Gambit's JSON-lines manifest.
+    static let jsonKeys = ["id", "audio", "text", "speaker", "split", "condition", "duration"]
 
     private static func nemoEntry(_ line: String, path: String, line number: Int, folder: URL) throws(CorpusError)
         -> CorpusEntry

@@ -8,7 +8,7 @@ import Testing
 /// with it.
 @Suite("The gate against a masked baseline")
 struct MaskedBaselineTests {
-    @Test("A run whose suite, corpus and variant names hold a private term passes against its own masked baseline")
+    @Test("A run whose suite name holds a private term passes against its own masked baseline")
     func privateNames() throws {
         var results = Fixture.results()
         results.run.suite.name = "siobhan-demo"

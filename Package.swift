@@ -42,7 +42,7 @@ let package = Package(
 
         // The pipeline.
         .target(name: "Audio", dependencies: ["CSndFile", "CSampleRate"]),
-        .target(name: "Corpus", dependencies: ["Audio", "TrainingData", "StrictYAML"]),
+        .target(name: "Corpus", dependencies: ["Audio", "TrainingData", "StrictYAML", "Scoring"]),
         // The keys each file a user writes may have: a typo is an error with its line, never a default.
         .target(name: "StrictYAML", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "TrainingData", dependencies: ["StrictYAML", .product(name: "Yams", package: "Yams")]),

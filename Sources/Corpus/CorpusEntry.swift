@@ -1,4 +1,5 @@
 import Foundation
+import Scoring
 
 /// One utterance of a test corpus: an audio file and what was said in it.
 ///
@@ -72,12 +73,10 @@ extension CorpusEntry {
     ///
     /// The same word can be written with a precomposed letter (`é`, U+00E9) or a letter and a combining mark
     /// (`e` U+0065 + U+0301); manifests are read into NFC so that every stage after them (reports, the oracle's
-    /// training text) sees one spelling. The scorer composes every word it compares in any case
-    /// (`Normalizer.composed` in the Scoring module).
+    /// training text) sees one spelling, composed by the scorer's own ``Normalizer/composed(_:)``.
     func composed() -> CorpusEntry {
-        guard text.utf8.contains(where: { $0 >= 0xCC }) else { return self }
         var entry = self
-        entry.text = text.precomposedStringWithCanonicalMapping
+        entry.text = Normalizer.composed(text)
         return entry
     }
 }

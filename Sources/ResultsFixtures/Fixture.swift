@@ -215,4 +215,29 @@ extension Fixture {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Schemas/jenkins-xunit-junit-10.xsd").path
     }
+
+    /// `results` with corpora and variants renamed everywhere a name appears (corpora, variants, systems,
+    /// comparisons, checks); names not in the maps are kept. For tests of what a name does to reports.
+    public static func renaming(
+        _ results: RunResults, corpora: [String: String] = [:], variants: [String: String] = [:]
+    ) -> RunResults {
+        var results = results
+        func c(_ name: String) -> String { corpora[name] ?? name }
+        func v(_ name: String) -> String { variants[name] ?? name }
+        for index in results.corpora.indices { results.corpora[index].name = c(results.corpora[index].name) }
+        for index in results.variants.indices { results.variants[index].name = v(results.variants[index].name) }
+        for index in results.systems.indices {
+            results.systems[index].corpus = c(results.systems[index].corpus)
+            results.systems[index].variant = results.systems[index].variant.map(v)
+        }
+        for index in results.comparisons.indices {
+            results.comparisons[index].corpus = c(results.comparisons[index].corpus)
+            results.comparisons[index].variant = v(results.comparisons[index].variant)
+        }
+        for index in results.checks.indices {
+            results.checks[index].corpus = results.checks[index].corpus.map(c)
+            results.checks[index].variant = results.checks[index].variant.map(v)
+        }
+        return results
+    }
 }

@@ -7,24 +7,8 @@ import Testing
 
 /// The fixture run with its `chess` corpus and `chess-full` variant renamed, everywhere a name appears.
 func renamed(corpus: String, variant: String, suite: String = "demo") -> RunResults {
-    var results = Fixture.results()
+    var results = Fixture.renaming(Fixture.results(), corpora: ["chess": corpus], variants: ["chess-full": variant])
     results.run.suite.name = suite
-    func c(_ name: String) -> String { name == "chess" ? corpus : name }
-    func v(_ name: String) -> String { name == "chess-full" ? variant : name }
-    for index in results.corpora.indices { results.corpora[index].name = c(results.corpora[index].name) }
-    for index in results.variants.indices { results.variants[index].name = v(results.variants[index].name) }
-    for index in results.systems.indices {
-        results.systems[index].corpus = c(results.systems[index].corpus)
-        results.systems[index].variant = results.systems[index].variant.map(v)
-    }
-    for index in results.comparisons.indices {
-        results.comparisons[index].corpus = c(results.comparisons[index].corpus)
-        results.comparisons[index].variant = v(results.comparisons[index].variant)
-    }
-    for index in results.checks.indices {
-        results.checks[index].corpus = results.checks[index].corpus.map(c)
-        results.checks[index].variant = results.checks[index].variant.map(v)
-    }
     return results
 }
 

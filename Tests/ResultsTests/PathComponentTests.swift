@@ -1,4 +1,5 @@
 import Foundation
+import Scoring
 import Testing
 
 @testable import Results
@@ -8,18 +9,6 @@ private func scratchFolder(_ label: String) throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("gambit-\(label)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
-}
-
-/// A small deterministic generator (SplitMix64), so a failing name can be reproduced from the seed.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 @Suite("Names become paths")
@@ -123,7 +112,7 @@ struct PathComponentTests {
     func property() throws {
         let folder = try scratchFolder("property")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var generator = SplitMix64(state: 0x6A4D_B17E)
+        var generator = SplitMix64(seed: 0x6A4D_B17E)
         let pieces = [
             "/", "..", ".", "\0", "%", "%2F", "~", "é", "e\u{301}", "字", "🙂", "\n", "\t", " ", "|", "\\", ":",
             "a", "B", "7", "-", "_", "ref", "trn", ".gambit", "\u{202E}", "\u{FEFF}",

@@ -11,24 +11,15 @@ import Testing
 /// training file (`siobhan-contacts.yaml`) and the corpus of its calls (`calls-siobhan`); `chess` renamed to
 /// `chess` + `chessSuffix` (e.g. `calls-Siobhan`, a name that masks like `calls-siobhan`).
 private func privatelyNamed(chess: String = "chess") -> RunResults {
-    var results = Fixture.results()
+    var results = Fixture.renaming(
+        Fixture.results(), corpora: ["contacts": "calls-siobhan", "chess": chess],
+        variants: ["contacts": "siobhan-full"])
     results.run.suite.name = "siobhan-suite"
     results.run.suite.path = "suites/siobhan-suite.yaml"
-    func c(_ name: String) -> String { name == "contacts" ? "calls-siobhan" : name == "chess" ? chess : name }
-    func v(_ name: String) -> String { name == "contacts" ? "siobhan-full" : name }
-    for index in results.corpora.indices { results.corpora[index].name = c(results.corpora[index].name) }
-    for index in results.variants.indices where results.variants[index].name == "contacts" {
-        results.variants[index].name = "siobhan-full"
+    for index in results.variants.indices where results.variants[index].name == "siobhan-full" {
         results.variants[index].trainingDataFile = "../private/siobhan-contacts.yaml"
     }
-    for index in results.systems.indices {
-        results.systems[index].corpus = c(results.systems[index].corpus)
-        results.systems[index].variant = results.systems[index].variant.map(v)
-    }
-    for index in results.comparisons.indices {
-        results.comparisons[index].corpus = c(results.comparisons[index].corpus)
-        results.comparisons[index].variant = v(results.comparisons[index].variant)
-    }
+    // The checks are made anew from the renamed results, so their names and messages hold the names too.
     results.checks = Fixture.checks(results)
     return results
 }

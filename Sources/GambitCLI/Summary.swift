@@ -1,5 +1,6 @@
 import Foundation
 import Results
+import Scoring
 
 /// The terminal summary printed after a run.
 enum Summary {
@@ -29,7 +30,8 @@ enum Summary {
             lines.append(
                 printable(system.corpus).padding(toLength: corpusWidth, withPad: " ", startingAt: 0)
                     + name(system).padding(toLength: systemWidth, withPad: " ", startingAt: 0)
-                    + " \(pct(m.rates.wordErrorRate))  \(pct(m.boosted?.boostedWordErrorRate))  "
+                    + " \(pct(Rates.measured(m.rates.counts.errors, over: m.rates.counts.referenceWords)))  "
+                    + "\(pct(m.boosted?.boostedWordErrorRate))  "
                     + "\(pct(m.boosted?.unboostedWordErrorRate))  \(pct(m.terms?.overall.f1))  "
                     + String(format: "%4ld  %6ld", system.utterances.count, system.failures.failed))
         }

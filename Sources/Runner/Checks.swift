@@ -62,6 +62,15 @@ public enum Checks {
         for system in results.systems where system.mode == .customized {
             let served = system.utterances.filter { $0.failure == nil }
             let ignored = served.filter { $0.customization != .applied }.count
+            let name = "customization applied on-device: \(system.corpus) / \(system.variant ?? "")"
+            if system.utterances.isEmpty {
+                // A shard may hold none of a corpus's utterances: nothing to judge, not a failure.
+                checks.append(
+                    .skipped(
+                        name: name, kind: .onDevice, corpus: system.corpus, variant: system.variant,
+                        message: "no data: no utterance of \(system.corpus) was decoded in this run (or shard)"))
+                continue
+            }
             checks.append(
                 Check(
                     name: "customization applied on-device: \(system.corpus) / \(system.variant ?? "")",
@@ -79,7 +88,16 @@ public enum Checks {
 
         for comparison in results.comparisons {
             guard let corpus = results.corpus(named: comparison.corpus) else { continue }
-            if corpus.role == .antiContext {
+            let referenceWords =
+                results.systems.first { $0.corpus == corpus.name && $0.mode == .baseline && $0.recognizer == nil }?
+                .metrics.rates.counts.referenceWords ?? 0
+            if corpus.role == .antiContext, referenceWords == 0 {
+                checks.append(
+                    .skipped(
+                        name: "anti-context WER: \(corpus.name) / \(comparison.variant)", kind: .antiContext,
+                        corpus: corpus.name, variant: comparison.variant,
+                        message: "no data: no reference word of \(corpus.name) was decoded in this run (or shard)"))
+            } else if corpus.role == .antiContext {
                 checks.append(antiContext(results, comparison))
             } else if let before = comparison.baseline.boostedWordErrorRate,
                 let after = comparison.customized.boostedWordErrorRate

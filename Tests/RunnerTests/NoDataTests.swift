@@ -77,6 +77,25 @@ struct NoDataTests {
         #expect(!chess.isSkipped)
     }
 
+    @Test("A corpus with no utterance in a shard skips its on-device and anti-context checks instead of failing")
+    func emptyShardOfACorpus() throws {
+        var results = Fixture.results()
+        let variants = results.variants
+        results.systems.removeAll { $0.corpus == "general" }
+        results.systems.append(Fixture.system("general", .baseline, nil, []))
+        for variant in variants {
+            results.systems.append(Fixture.system("general", .customized, variant, []))
+        }
+        let checks = Checks.evaluate(results.recomputingAggregates(), artifacts: [:], responses: [:], items: [])
+        let general = checks.filter { $0.corpus == "general" }
+        #expect(!general.isEmpty)
+        let names = general.map(\.name)
+        #expect(general.allSatisfy { $0.isSkipped }, "\(names)")
+        #expect(general.allSatisfy { $0.message.hasPrefix("no data:") })
+        // The corpora that were decoded are still judged.
+        #expect(checks.contains { $0.corpus == "chess" && !$0.isSkipped && $0.kind == .onDevice })
+    }
+
     @Test("gambit score refuses to score nothing and shows no data for a rate over no words")
     func score() throws {
         let folder = try TestSupport.temporaryDirectory("no-data")

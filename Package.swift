@@ -131,7 +131,8 @@ let package = Package(
             name: "LanguageModelTests",
             dependencies: [
                 "LanguageModel", "Runner", "Recognition", "NGram", "Scoring", "TrainingData", "GambitTestSupport",
-            ]
+            ],
+            exclude: ["Recorded"]
         ),
     ],
     swiftLanguageModes: [.v6]

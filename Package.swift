@@ -23,11 +23,10 @@ let package = Package(
     targets: [
         // C libraries.
         .systemLibrary(
-            name: "CSphinxLib",
+            name: "CPocketSphinx",
             pkgConfig: "pocketsphinx",
             providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]
         ),
-        .target(name: "CPocketSphinx", dependencies: ["CSphinxLib"]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -42,6 +41,9 @@ let package = Package(
 
         // The pipeline.
         .target(name: "Audio", dependencies: ["CSndFile", "CSampleRate"]),
+        // The engine's one owner: the only module that imports CPocketSphinx (one lock, one log setup,
+        // one class per C handle, typed errors naming the call, one interpolation).
+        .target(name: "PocketSphinx", dependencies: ["CPocketSphinx"]),
         .target(name: "Corpus", dependencies: ["Audio", "TrainingData", "StrictYAML", "Scoring"]),
         // The keys each file a user writes may have: a typo is an error with its line, never a default.
         .target(name: "StrictYAML", dependencies: [.product(name: "Yams", package: "Yams")]),
@@ -52,13 +54,13 @@ let package = Package(
         .target(
             name: "LanguageModel",
             dependencies: [
-                "TrainingData", "NGram", "CPocketSphinx", "CFliteG2P",
+                "TrainingData", "NGram", "PocketSphinx", "CFliteG2P",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
             name: "Recognition",
-            dependencies: ["Audio", "CPocketSphinx", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["Audio", "PocketSphinx", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         .target(name: "Scoring"),
@@ -107,6 +109,7 @@ let package = Package(
             name: "ResultsFixtures", dependencies: ["Results", "Scoring"], path: "Sources/ResultsFixtures",
             exclude: ["Schemas"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "GambitTestSupport"]),
+        .testTarget(name: "PocketSphinxTests", dependencies: ["PocketSphinx", "GambitTestSupport"]),
         .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "Audio", "GambitTestSupport"]),
         .testTarget(name: "TrainingDataTests", dependencies: ["TrainingData"]),
         .testTarget(name: "NGramTests", dependencies: ["NGram"]),

@@ -1,24 +1,15 @@
-internal import CPocketSphinx
 import Foundation
 import NGram
-
-/// Serialises sphinxbase model reading (its number parser keeps a shared free list).
-private let sphinxbaseLock = NSLock()
+import PocketSphinx
 
 /// A sphinxbase n-gram model (ARPA or binary) held open for conversion and scoring.
 ///
-/// Owns an `ngram_model_t` and its `logmath_t`, freed in `deinit`. Not thread-safe: one owner at a
-/// time; never shared with a decoder.
+/// Not thread-safe: one owner at a time; never shared with a decoder.
 public final class SphinxLanguageModel {
-    private let model: OpaquePointer
-    private let logmath: OpaquePointer
-    private let ownsLogmath: Bool
-    /// Models whose log tables or n-grams this one uses.
-    private let dependencies: [SphinxLanguageModel]
+    private let model: NGramModel
 
     /// Reads a model file.
     ///
-    /// The corresponding C function is `ngram_model_read`.
     /// - Parameters:
     ///   - url: An ARPA or binary model.
     ///   - sibling: A model to share log tables with, so that the two can be interpolated.
@@ -29,51 +20,32 @@ public final class SphinxLanguageModel {
         guard FileManager.default.isReadableFile(atPath: url.path) else {
             throw .unreadable(path: url.path, reason: "no such language model file")
         }
-        guard let logmath = sibling?.logmath ?? logmath_init(1.0001, 0, 0) else {
-            throw .engineRejected(path: url.path, reason: "logmath_init failed")
+        do throws(EngineError) {
+            let logMath: LogMath
+            if let sibling { logMath = sibling.model.logMath } else { logMath = try LogMath() }
+            model = try NGramModel(contentsOf: url.path, logMath: logMath)
+        } catch {
+            throw .engineRejected(path: url.path, reason: error.description)
         }
-        sphinxbaseLock.lock()
-        defer { sphinxbaseLock.unlock() }
-        gambit_ps_install_log_capture()
-        gambit_ps_clear_last_error()
-        guard let model = ngram_model_read(nil, url.path, NGRAM_AUTO, logmath) else {
-            if sibling == nil { logmath_free(logmath) }
-            let message = String(cString: gambit_ps_last_error())
-            throw .engineRejected(path: url.path, reason: message.isEmpty ? "unreadable n-gram model" : message)
-        }
-        self.model = model
-        self.logmath = logmath
-        self.ownsLogmath = sibling == nil
-        self.dependencies = sibling.map { [$0] } ?? []
     }
 
-    private init(model: OpaquePointer, logmath: OpaquePointer, dependencies: [SphinxLanguageModel]) {
+    private init(model: NGramModel) {
         self.model = model
-        self.logmath = logmath
-        self.ownsLogmath = false
-        self.dependencies = dependencies
-    }
-
-    deinit {
-        ngram_model_free(model)
-        if ownsLogmath { logmath_free(logmath) }
     }
 
     /// Writes the model in sphinxbase's binary format, which PocketSphinx loads fastest.
     ///
     /// The corresponding C function is `ngram_model_write` with `NGRAM_BIN`.
     public func writeBinary(to url: URL) throws(LanguageModelError) {
-        guard ngram_model_write(model, url.path, NGRAM_BIN) == 0 else {
-            throw .writeFailed(path: url.path, reason: String(cString: gambit_ps_last_error()))
+        do {
+            try model.writeBinary(to: url.path)
+        } catch {
+            throw .writeFailed(path: url.path, reason: error.description)
         }
     }
 
     /// N-gram counts per order, as the model file declares them.
-    public var counts: [Int] {
-        let order = Int(ngram_model_get_size(model))
-        guard let counts = ngram_model_get_counts(model) else { return [] }
-        return (0..<order).map { Int(counts[$0]) }
-    }
+    public var counts: [Int] { model.counts }
 
     /// The model's words, most probable unigram first.
     ///
@@ -84,12 +56,8 @@ public final class SphinxLanguageModel {
         var scored: [(String, Int32)] = []
         scored.reserveCapacity(total)
         for wid in 0..<Int32(total) {
-            guard let cWord = ngram_word(model, wid) else { continue }
-            var words: [UnsafePointer<CChar>?] = [cWord]
-            let probability = ngram_prob(model, &words, 1)
-            let word = String(cString: cWord)
-            if word.hasPrefix("<") { continue }
-            scored.append((word, probability))
+            guard let word = model.word(id: wid), !word.hasPrefix("<") else { continue }
+            scored.append((word, model.logScore(of: word)))
         }
         return scored.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.map(\.0)
     }
@@ -100,12 +68,7 @@ public final class SphinxLanguageModel {
         let tokens = [BackoffModel.sentenceStart] + words + [BackoffModel.sentenceEnd]
         var total = 0.0
         for index in 1..<tokens.count {
-            let history = tokens[max(0, index - 2)..<index].reversed()
-            let cStrings = ([tokens[index]] + history).map { strdup($0) }
-            defer { for pointer in cStrings { free(pointer) } }
-            var pointers: [UnsafePointer<CChar>?] = cStrings.map { UnsafePointer($0) }
-            let score = ngram_prob(model, &pointers, Int32(pointers.count))
-            total += logmath_log_to_ln(logmath, score)
+            total += logProbability(tokens[index], after: Array(tokens[..<index]))
         }
         return total
     }
@@ -114,8 +77,8 @@ public final class SphinxLanguageModel {
     /// ``BackoffModel/perplexity(of:)`` scores them: words the model lacks are counted apart, not
     /// scored, and reset the history.
     public func perplexity(of sentences: [[String]]) -> BackoffModel.Perplexity {
-        let unknown = ngram_unknown_wid(model)
-        func known(_ word: String) -> Bool { ngram_wid(model, word) != unknown }
+        let unknown = model.unknownWordID
+        func known(_ word: String) -> Bool { model.id(of: word) != unknown }
         var logProb = 0.0
         var words = 0
         var oovs = 0
@@ -141,35 +104,19 @@ public final class SphinxLanguageModel {
 
     /// Natural-log probability of `word` after up to two words of `context` (raw n-gram score).
     func logProbability(_ word: String, after context: [String]) -> Double {
-        let history = context.suffix(2).reversed()
-        let cStrings = ([word] + history).map { strdup($0) }
-        defer { for pointer in cStrings { free(pointer) } }
-        var pointers: [UnsafePointer<CChar>?] = cStrings.map { UnsafePointer($0) }
-        return logmath_log_to_ln(logmath, ngram_prob(model, &pointers, Int32(pointers.count)))
+        model.logMath.naturalLog(model.logScore(of: word, after: Array(context.suffix(2))))
     }
 
     /// This model linearly interpolated with another, as the recognizer combines them:
     /// P = (1 − weight) · P_self + weight · P_other. The other model must share this one's log tables.
-    ///
-    /// The corresponding C function is `ngram_model_set_init`.
     public func interpolated(with other: SphinxLanguageModel, weight: Double) throws(LanguageModelError)
         -> SphinxLanguageModel
     {
-        guard other.logmath == logmath else {
-            throw .engineRejected(path: "interpolated model", reason: "models must share log tables")
+        do {
+            return SphinxLanguageModel(
+                model: try NGramModel.interpolating(base: model, custom: other.model, weight: weight))
+        } catch {
+            throw .engineRejected(path: "interpolated model", reason: error.description)
         }
-        let w = Float(min(max(weight, 1e-6), 1 - 1e-6))
-        var models: [OpaquePointer?] = [ngram_model_retain(model), ngram_model_retain(other.model)]
-        var weights: [Float] = [1 - w, w]
-        var names: [UnsafeMutablePointer<CChar>?] = [strdup("base"), strdup("custom")]
-        defer { for name in names { free(name) } }
-        sphinxbaseLock.lock()
-        defer { sphinxbaseLock.unlock() }
-        guard let set = ngram_model_set_init(nil, &models, &names, &weights, 2) else {
-            throw .engineRejected(path: "interpolated model", reason: String(cString: gambit_ps_last_error()))
-        }
-        ngram_model_free(models[0])
-        ngram_model_free(models[1])
-        return SphinxLanguageModel(model: set, logmath: logmath, dependencies: [self, other])
     }
 }

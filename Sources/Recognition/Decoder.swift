@@ -1,25 +1,5 @@
-internal import CPocketSphinx
 import Foundation
-
-/// Serialises the parts of PocketSphinx that touch process-wide state: `ps_init` writes globals and
-/// sphinxbase's number parser keeps a shared free list, so decoder creation and model reading never
-/// run on two threads at once. Decoding itself runs in parallel, one decoder per task.
-let engineLock = NSLock()
-
-/// Installs the log capture once per process (or routes logs to stderr with `GAMBIT_ENGINE_LOG=1`).
-private let logSetup: Void = {
-    if ProcessInfo.processInfo.environment["GAMBIT_ENGINE_LOG"] == "1" {
-        gambit_ps_log_to_stderr()
-    } else {
-        gambit_ps_install_log_capture()
-    }
-}()
-
-/// The engine's last error message on this thread, for wrapping into Swift errors.
-func lastEngineError(_ fallback: String) -> String {
-    let message = String(cString: gambit_ps_last_error())
-    return message.isEmpty ? fallback : message
-}
+import PocketSphinx
 
 /// Engine settings that change results; recorded with every run.
 public struct DecoderSettings: Sendable, Hashable, Codable {
@@ -47,12 +27,13 @@ struct DecodedUtterance {
     var alternatives: [Transcription]
 }
 
-/// Owns one `ps_decoder_t` and the language-model search it was set up with.
+/// One engine decoder set up with a model and, optionally, a customized language model: what
+/// Recognition adds to the engine module's ``SphinxDecoder`` is the merged dictionary, the choice of
+/// search, the errors a user can act on, and words as a person reads them.
 ///
-/// Not thread-safe: a decoder belongs to one task at a time. The corresponding C type is
-/// `ps_decoder_t`; it is freed in `deinit`.
+/// Not thread-safe: a decoder belongs to one task at a time.
 final class Decoder {
-    private let ps: OpaquePointer
+    private let engine: SphinxDecoder
     private let frameRate: Double
     /// The base language model file, for rescoring lattices without the customization.
     private let baseLanguageModel: URL
@@ -61,18 +42,10 @@ final class Decoder {
     private(set) var hasStreamed = false
 
     /// Starts PocketSphinx with a model and, optionally, a customized language model.
-    ///
-    /// The corresponding C functions are `cmd_ln_parse_r`, `ps_init`, `ngram_model_read`,
-    /// `ngram_model_set_init`, `ps_set_lm` and `ps_set_search`.
     init(
         model: AcousticModel, settings: DecoderSettings, custom: LanguageModelConfiguration?
     ) throws(RecognitionError) {
-        _ = logSetup
         try model.validate()
-        engineLock.lock()
-        defer { engineLock.unlock() }
-        gambit_ps_clear_last_error()
-
         var dictionary = model.dictionary
         var merged: URL?
         if let custom {
@@ -92,45 +65,24 @@ final class Decoder {
             }
             languageModel = custom.languageModel
         }
-        var arguments = [
-            "-hmm", model.hmm.path, "-lm", languageModel.path, "-dict", dictionary.path,
-        ]
-        arguments += settings.commandLine
-        let config = Self.parseConfig(arguments)
-        guard let config else {
-            throw .engineInitFailed(lastEngineError("invalid arguments: \(settings.commandLine)"))
+        let arguments = ["-hmm", model.hmm.path, "-lm", languageModel.path, "-dict", dictionary.path]
+        do {
+            engine = try SphinxDecoder(arguments: arguments + settings.commandLine)
+        } catch  where error.call == "ps_init" && languageModel != model.languageModel {
+            throw .customModelInvalid(path: languageModel.path, reason: error.description)
+        } catch {
+            throw .engineInitFailed(error)
         }
-        defer { cmd_ln_free_r(config) }
-        guard let ps = ps_init(config) else {
-            if languageModel != model.languageModel {
-                throw .customModelInvalid(
-                    path: languageModel.path, reason: lastEngineError("not a readable ARPA or binary n-gram model"))
-            }
-            throw .engineInitFailed(lastEngineError("ps_init returned NULL"))
-        }
-        self.ps = ps
-        self.baseLanguageModel = model.languageModel
-        self.frameRate = Double(cmd_ln_int_r(config, "-frate"))
-
+        baseLanguageModel = model.languageModel
+        frameRate = Double(engine.configuration.integer("-frate"))
         if let custom, !custom.containsBaseModel || custom.grammar != nil {
-            // Every stored property is set, so a throw from here runs deinit, which frees the decoder:
-            // freeing it here too would free it twice.
-            try Self.activate(custom, in: ps, config: config)
+            try Self.activate(custom, in: engine)
         }
-    }
-
-    deinit {
-        ps_free(ps)
-    }
-
-    private static func parseConfig(_ arguments: [String]) -> OpaquePointer? {
-        var argv: [UnsafeMutablePointer<CChar>?] = (["gambit"] + arguments).map { strdup($0) }
-        defer { for pointer in argv { free(pointer) } }
-        return cmd_ln_parse_r(nil, ps_args(), Int32(argv.count), &argv, 1)
     }
 
     /// Writes the base dictionary followed by the custom vocabulary into a private temporary file:
-    /// adding words to a live search corrupts PocketSphinx's binary LM (see ENGINE-NOTES.md), a
+    /// adding words to a live search corrupts PocketSphinx's binary LM (valgrind shows out-of-bounds
+    /// reads, and it crashed after a few utterances with a dozen words added), a
     /// merged dictionary read at `ps_init` does not.
     private static func mergeDictionary(base: URL, vocabulary: URL) throws(RecognitionError) -> URL {
         guard let extra = try? Data(contentsOf: vocabulary) else {
@@ -165,14 +117,17 @@ final class Decoder {
         return merged
     }
 
-    /// Interpolates the custom model with the base model and makes it the active search.
-    private static func activate(
-        _ custom: LanguageModelConfiguration, in ps: OpaquePointer, config: OpaquePointer
-    ) throws(RecognitionError) {
+    /// Interpolates the custom model with the base model (or installs its grammar) and makes it the
+    /// active search.
+    private static func activate(_ custom: LanguageModelConfiguration, in engine: SphinxDecoder)
+        throws(RecognitionError)
+    {
         if let grammar = custom.grammar {
-            gambit_ps_clear_last_error()
-            guard ps_set_jsgf_string(ps, "grammar", grammar) >= 0, ps_set_search(ps, "grammar") >= 0 else {
-                throw .customModelInvalid(path: "grammar", reason: lastEngineError("JSGF grammar rejected"))
+            do {
+                try engine.setGrammar(grammar, named: "grammar")
+                try engine.activateSearch(named: "grammar")
+            } catch {
+                throw .customModelInvalid(path: "grammar", reason: error.description)
             }
             return
         }
@@ -183,58 +138,45 @@ final class Decoder {
         guard (0...1).contains(custom.weight) else {
             throw .customModelInvalid(path: path, reason: "weight \(custom.weight) is outside [0, 1]")
         }
-        guard let base = ps_get_lm(ps, "_default") else {
-            throw .engineInitFailed("the base language model search is missing")
+        let base: NGramModel
+        do {
+            base = try engine.languageModel(named: "_default")
+        } catch {
+            throw .engineInitFailed(error)
         }
-        gambit_ps_clear_last_error()
-        guard let customModel = ngram_model_read(config, path, NGRAM_AUTO, ps_get_logmath(ps)) else {
-            throw .customModelInvalid(path: path, reason: lastEngineError("not a readable ARPA or binary n-gram model"))
-        }
-        // log(0) is undefined in the interpolation: keep the weights strictly inside (0, 1).
-        let weight = Float(min(max(custom.weight, 1e-6), 1 - 1e-6))
-        var models: [OpaquePointer?] = [base, customModel]
-        var weights: [Float] = [1 - weight, weight]
-        var names: [UnsafeMutablePointer<CChar>?] = [strdup("base"), strdup("custom")]
-        defer { for name in names { free(name) } }
-        let set = ngram_model_set_init(config, &models, &names, &weights, 2)
-        ngram_model_free(customModel)
-        guard let set else {
-            throw .customModelInvalid(path: path, reason: lastEngineError("could not interpolate with the base model"))
-        }
-        let status = ps_set_lm(ps, "custom", set)
-        ngram_model_free(set)
-        guard status >= 0, ps_set_search(ps, "custom") >= 0 else {
-            throw .customModelInvalid(path: path, reason: lastEngineError("could not activate the custom search"))
+        do {
+            let customModel = try NGramModel(
+                contentsOf: path, logMath: engine.logMath, configuration: engine.configuration)
+            let set = try NGramModel.interpolating(
+                base: base, custom: customModel, weight: custom.weight, configuration: engine.configuration)
+            try engine.setLanguageModel(set, named: "custom")
+            try engine.activateSearch(named: "custom")
+        } catch {
+            throw .customModelInvalid(path: path, reason: error.description)
         }
     }
 
     /// Decodes one whole utterance, independent of anything decoded before.
-    ///
-    /// The corresponding C functions are `ps_start_stream`, `ps_start_utt`, `ps_process_raw` (with
-    /// `full_utt`), `ps_end_utt`, `ps_get_hyp`, `ps_seg_iter` and `ps_nbest`.
     func decode(_ samples: [Int16], alternatives: Int) throws(RecognitionError) -> DecodedUtterance {
-        gambit_ps_clear_last_error()
-        // A fresh stream resets the voice-activity and normalisation state, so the result does not
-        // depend on what this decoder heard before.
-        guard ps_start_stream(ps) >= 0, ps_start_utt(ps) >= 0 else {
-            throw .decodeFailed(lastEngineError("ps_start_utt failed"))
+        do throws(EngineError) {
+            try engine.startUtterance()
+            do throws(EngineError) {
+                try engine.process(samples, fullUtterance: true)
+            } catch {
+                try? engine.endUtterance()
+                throw error
+            }
+            try engine.endUtterance()
+        } catch {
+            throw .decodeFailed(error)
         }
-        let processed = samples.withUnsafeBufferPointer { ps_process_raw(ps, $0.baseAddress, $0.count, 0, 1) }
-        guard processed >= 0 else {
-            ps_end_utt(ps)
-            throw .decodeFailed(lastEngineError("ps_process_raw failed"))
-        }
-        guard ps_end_utt(ps) >= 0 else { throw .decodeFailed(lastEngineError("ps_end_utt failed")) }
         return collect(alternatives: alternatives)
     }
 
     /// Decodes one utterance and keeps its word lattice for rescoring.
-    ///
-    /// The corresponding C functions are `ps_get_lattice` and `ps_lattice_retain`.
-    func decodeKeepingLattice(_ samples: [Int16]) throws(RecognitionError) -> (String, OpaquePointer?) {
+    func decodeKeepingLattice(_ samples: [Int16]) throws(RecognitionError) -> (String, Lattice?) {
         let decoded = try decode(samples, alternatives: 0)
-        let lattice = ps_get_lattice(ps).flatMap { ps_lattice_retain($0) }
-        return (decoded.hypothesis, lattice)
+        return (decoded.hypothesis, engine.lattice())
     }
 
     /// The best path through each lattice under another language model: the base model alone, a
@@ -245,124 +187,92 @@ final class Decoder {
     /// dictionary (`ngram_search_update_widmap`), and that wrapper, from `ps_get_lm`, is what the lattice
     /// is scored with, exactly as the decoder's own best-path pass does.
     func rescore(
-        _ lattices: [OpaquePointer?], customModel: URL?, weight: Double, containsBaseModel: Bool = false
+        _ lattices: [Lattice?], customModel: URL?, weight: Double, containsBaseModel: Bool = false
     ) throws(RecognitionError) -> [String] {
-        let config = ps_get_config(ps)
-        gambit_ps_clear_last_error()
+        let configuration = engine.configuration
         // The decoder's own search may be a merged model: read the models to score with from files.
-        let first = containsBaseModel ? (customModel ?? baseLanguageModel) : baseLanguageModel
-        func read(_ url: URL) throws(RecognitionError) -> OpaquePointer {
-            engineLock.lock()
-            defer { engineLock.unlock() }
-            guard let model = ngram_model_read(config, url.path, NGRAM_AUTO, ps_get_logmath(ps)) else {
-                throw .customModelInvalid(path: url.path, reason: lastEngineError("unreadable model"))
-            }
-            return model
-        }
-        var models: [OpaquePointer?] = [try read(first)]
-        var weights: [Float] = [1]
-        var names: [UnsafeMutablePointer<CChar>?] = [strdup("base")]
-        if let customModel, !containsBaseModel {
-            let custom: OpaquePointer
+        func read(_ url: URL) throws(RecognitionError) -> NGramModel {
             do {
-                custom = try read(customModel)
+                return try NGramModel(contentsOf: url.path, logMath: engine.logMath, configuration: configuration)
             } catch {
-                ngram_model_free(models[0])
-                for name in names { free(name) }
-                throw error
+                throw .customModelInvalid(path: url.path, reason: error.description)
             }
-            let w = Float(min(max(weight, 1e-6), 1 - 1e-6))
-            models.append(custom)
-            weights = [1 - w, w]
-            names.append(strdup("custom"))
         }
-        defer { for name in names { free(name) } }
-        let set = ngram_model_set_init(config, &models, &names, &weights, Int32(models.count))
-        for model in models { ngram_model_free(model) }
-        guard let set else { throw .decodeFailed(lastEngineError("could not build the rescoring model")) }
-        let status = ps_set_lm(ps, "rescore", set)
-        guard status >= 0 else {
-            ngram_model_free(set)
-            throw .decodeFailed(lastEngineError("could not install the rescoring model"))
+        let first = try read(containsBaseModel ? (customModel ?? baseLanguageModel) : baseLanguageModel)
+        let second = try customModel.flatMap { url throws(RecognitionError) in containsBaseModel ? nil : try read(url) }
+        let scorer: NGramModel
+        do {
+            let set = try NGramModel.interpolating(
+                base: first, custom: second, weight: weight, configuration: configuration)
+            try engine.setLanguageModel(set, named: "rescore")
+            scorer = try engine.languageModel(named: "rescore")
+        } catch {
+            throw .decodeFailed(error)
         }
-        let lwf = Float(cmd_ln_float_r(config, "-bestpathlw") / cmd_ln_float_r(config, "-lw"))
-        let ascale = Float(1 / cmd_ln_float_r(config, "-ascale"))
-        ngram_model_free(set)
-        guard let mapped = ps_get_lm(ps, "rescore") else { throw .decodeFailed("the rescoring search is missing") }
+        let languageWeightRatio = Float(configuration.float("-bestpathlw") / configuration.float("-lw"))
+        let acousticScale = Float(1 / configuration.float("-ascale"))
         return lattices.map { lattice -> String in
-            guard let lattice, let last = ps_lattice_bestpath(lattice, mapped, lwf, ascale) else { return "" }
-            return Self.words(of: last, in: lattice)
+            guard
+                let words = lattice?.bestPath(
+                    model: scorer, languageWeightRatio: languageWeightRatio, acousticScale: acousticScale)
+            else { return "" }
+            return EngineWords.clean(words.joined(separator: " "))
         }
-    }
-
-    /// The words along a best path, from its final link back to the start.
-    private static func words(of last: OpaquePointer, in lattice: OpaquePointer) -> String {
-        var words: [String] = []
-        var link: OpaquePointer? = last
-        while let current = link {
-            var source: OpaquePointer?
-            _ = ps_latlink_nodes(current, &source)
-            if let source, let word = ps_latnode_baseword(lattice, source) { words.append(String(cString: word)) }
-            link = ps_latlink_pred(current)
-        }
-        return EngineWords.clean(words.reversed().joined(separator: " "))
     }
 
     /// Starts an utterance fed in chunks.
     func beginStream() throws(RecognitionError) {
         hasStreamed = true
-        gambit_ps_clear_last_error()
-        guard ps_start_stream(ps) >= 0, ps_start_utt(ps) >= 0 else {
-            throw .decodeFailed(lastEngineError("ps_start_utt failed"))
+        do {
+            try engine.startUtterance()
+        } catch {
+            throw .decodeFailed(error)
         }
     }
 
     /// Feeds one chunk and returns the current partial hypothesis.
     func feed(_ chunk: [Int16]) throws(RecognitionError) -> String {
-        let processed = chunk.withUnsafeBufferPointer { ps_process_raw(ps, $0.baseAddress, $0.count, 0, 0) }
-        guard processed >= 0 else { throw .decodeFailed(lastEngineError("ps_process_raw failed")) }
-        var score: Int32 = 0
-        guard let hyp = ps_get_hyp(ps, &score) else { return "" }
-        return EngineWords.clean(String(cString: hyp))
+        do {
+            try engine.process(chunk, fullUtterance: false)
+        } catch {
+            throw .decodeFailed(error)
+        }
+        return engine.hypothesis().text.map(EngineWords.clean) ?? ""
     }
 
     /// Ends a streamed utterance and returns the final result.
     func endStream(alternatives: Int) throws(RecognitionError) -> DecodedUtterance {
-        guard ps_end_utt(ps) >= 0 else { throw .decodeFailed(lastEngineError("ps_end_utt failed")) }
+        do {
+            try engine.endUtterance()
+        } catch {
+            throw .decodeFailed(error)
+        }
         return collect(alternatives: alternatives)
     }
 
     private func collect(alternatives: Int) -> DecodedUtterance {
-        var score: Int32 = 0
-        let hypothesis = ps_get_hyp(ps, &score).map { String(cString: $0) } ?? ""
-        // ps_get_prob runs the lattice posterior computation that ps_seg_prob then reads.
-        let logPosterior = Int(ps_get_prob(ps))
+        let (hypothesis, score) = engine.hypothesis()
+        // ps_get_prob runs the lattice posterior computation that the segments' posteriors then read.
+        let logPosterior = engine.logPosterior()
         var segments: [TranscriptionSegment] = []
-        var iterator = ps_seg_iter(ps)
-        while let segment = iterator {
-            let word = String(cString: ps_seg_word(segment))
-            if let display = EngineWords.display(word) {
-                var start: Int32 = 0
-                var end: Int32 = 0
-                ps_seg_frames(segment, &start, &end)
-                // A compound is one engine word: its time is shared among its words by their length.
-                let words = display.split(separator: " ")
-                let letters = Double(words.reduce(0) { $0 + $1.count })
-                var timestamp = Double(start) / frameRate
-                let duration = Double(end - start + 1) / frameRate
-                let confidence = min(1, max(0, gambit_ps_seg_posterior(ps, segment)))
-                for part in words {
-                    let share = duration * Double(part.count) / letters
-                    segments.append(
-                        TranscriptionSegment(
-                            substring: String(part), timestamp: timestamp, duration: share, confidence: confidence))
-                    timestamp += share
-                }
+        for segment in engine.segments() {
+            guard let display = EngineWords.display(segment.word) else { continue }
+            // A compound is one engine word: its time is shared among its words by their length.
+            let words = display.split(separator: " ")
+            let letters = Double(words.reduce(0) { $0 + $1.count })
+            var timestamp = Double(segment.startFrame) / frameRate
+            let duration = Double(segment.endFrame - segment.startFrame + 1) / frameRate
+            let confidence = min(1, max(0, segment.posterior))
+            for part in words {
+                let share = duration * Double(part.count) / letters
+                segments.append(
+                    TranscriptionSegment(
+                        substring: String(part), timestamp: timestamp, duration: share, confidence: confidence))
+                timestamp += share
             }
-            iterator = ps_seg_next(segment)
         }
         return DecodedUtterance(
-            hypothesis: EngineWords.clean(hypothesis), score: Int(score), logPosterior: logPosterior,
+            hypothesis: EngineWords.clean(hypothesis ?? ""), score: score, logPosterior: logPosterior,
             segments: segments, alternatives: alternatives > 0 ? nbest(limit: alternatives) : [])
     }
 
@@ -370,18 +280,10 @@ final class Decoder {
     /// differ only in fillers or pronunciation variants and is not sorted.
     private func nbest(limit: Int) -> [Transcription] {
         var best: [String: Int] = [:]
-        var iterator = ps_nbest(ps)
-        var visited = 0
-        while let current = iterator, visited < limit * 10 {
-            var score: Int32 = 0
-            if let hyp = ps_nbest_hyp(current, &score) {
-                let text = EngineWords.clean(String(cString: hyp))
-                if best[text].map({ Int(score) > $0 }) ?? true { best[text] = Int(score) }
-            }
-            visited += 1
-            iterator = ps_nbest_next(current)
+        for (text, score) in engine.nbest(limit: limit * 10) {
+            let text = EngineWords.clean(text)
+            if best[text].map({ score > $0 }) ?? true { best[text] = score }
         }
-        if let iterator { ps_nbest_free(iterator) }
         return best.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
             .prefix(limit)
             .map { Transcription(formattedString: $0.key, score: $0.value) }

@@ -1,6 +1,6 @@
 import Audio
-internal import CPocketSphinx
 import Foundation
+import PocketSphinx
 
 /// Decodes a set of utterances once, keeping their word lattices, and then finds the best path
 /// through them under other language models without decoding again.
@@ -11,7 +11,7 @@ import Foundation
 /// full decoding. Not thread-safe: one owner.
 public final class LatticeRescorer {
     private let decoder: Decoder
-    private var lattices: [OpaquePointer?] = []
+    private var lattices: [Lattice?] = []
     /// The first-pass hypotheses, one per decoded utterance.
     public private(set) var firstPass: [String] = []
 
@@ -25,10 +25,6 @@ public final class LatticeRescorer {
         throws(RecognitionError)
     {
         decoder = try Decoder(model: model, settings: settings, custom: configuration)
-    }
-
-    deinit {
-        for lattice in lattices { if let lattice { ps_lattice_free(lattice) } }
     }
 
     /// Decodes one utterance and keeps its lattice. Returns the first-pass hypothesis.

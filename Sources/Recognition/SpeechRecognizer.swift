@@ -1,6 +1,6 @@
 import Audio
-internal import CPocketSphinx
 import Foundation
+import PocketSphinx
 
 /// A speech recognizer bound to one locale, shaped like Apple's `SFSpeechRecognizer`, running
 /// PocketSphinx on this machine.
@@ -53,7 +53,7 @@ public final class SpeechRecognizer {
     /// this once at start: otherwise glibc's growing mmap threshold puts each new model on the heap,
     /// where its memory stays after it is freed.
     public static func returnFreedModelMemory() {
-        gambit_keep_large_blocks_mapped()
+        Engine.returnFreedModelMemory()
     }
 
     /// The locales this machine has models for.

@@ -1,0 +1,245 @@
+internal import CPocketSphinx
+import Foundation
+
+/// A decoder's settings (`cmd_ln_t`), parsed from `-name value` arguments as PocketSphinx's tools
+/// take them. Holds one reference, released in `deinit`.
+public final class DecoderConfiguration {
+    let pointer: OpaquePointer
+    /// The arguments it was parsed from.
+    public let arguments: [String]
+
+    /// Parses arguments against PocketSphinx's definitions; an unknown name or a bad value is an error.
+    ///
+    /// The corresponding C function is `cmd_ln_parse_r` over `ps_args()`.
+    public init(arguments: [String]) throws(EngineError) {
+        var argv: [UnsafeMutablePointer<CChar>?] = (["gambit"] + arguments).map { strdup($0) }
+        defer { for pointer in argv { free(pointer) } }
+        pointer = try Engine.serialized { () throws(EngineError) in
+            try EngineError.unwrap("cmd_ln_parse_r", arguments) {
+                cmd_ln_parse_r(nil, ps_args(), Int32(argv.count), &argv, 1)
+            }
+        }
+        self.arguments = arguments
+    }
+
+    deinit {
+        cmd_ln_free_r(pointer)
+    }
+
+    /// An integer setting, e.g. `-frate`.
+    public func integer(_ name: String) -> Int { Int(cmd_ln_int_r(pointer, name)) }
+
+    /// A floating-point setting, e.g. `-lw`.
+    public func float(_ name: String) -> Double { cmd_ln_float_r(pointer, name) }
+}
+
+/// One PocketSphinx decoder (`ps_decoder_t`), freed in `deinit`.
+///
+/// Not thread-safe: a decoder belongs to one task at a time. Decoders on different threads run in
+/// parallel; creating them and changing their searches is serialised by ``Engine``.
+public final class SphinxDecoder {
+    let pointer: OpaquePointer
+    /// The settings it was started with.
+    public let configuration: DecoderConfiguration
+    /// Its log tables; models read to install in it must use them.
+    public let logMath: LogMath
+
+    /// One word of a hypothesis, as the engine spells it (`<sil>`, `[NOISE]` and `word(2)` included).
+    public struct Segment: Sendable, Hashable {
+        public var word: String
+        /// First and last frame, inclusive.
+        public var startFrame: Int
+        public var endFrame: Int
+        /// The word's posterior probability in the lattice, 0…1.
+        public var posterior: Double
+    }
+
+    /// Starts a decoder: acoustic model, dictionary and language model are read now.
+    ///
+    /// The corresponding C functions are `cmd_ln_parse_r` and `ps_init`.
+    public init(arguments: [String]) throws(EngineError) {
+        let configuration = try DecoderConfiguration(arguments: arguments)
+        let pointer = try Engine.serialized { () throws(EngineError) in
+            try EngineError.unwrap("ps_init", arguments) { ps_init(configuration.pointer) }
+        }
+        self.pointer = pointer
+        self.configuration = configuration
+        self.logMath = LogMath(retaining: ps_get_logmath(pointer))
+    }
+
+    deinit {
+        ps_free(pointer)
+    }
+
+    /// The n-gram model of a search (`_default` is the one `-lm` set up), as the decoder scores with
+    /// it: a set wrapping the model, its words mapped to the dictionary.
+    ///
+    /// The corresponding C function is `ps_get_lm`.
+    public func languageModel(named name: String) throws(EngineError) -> NGramModel {
+        let model = try EngineError.unwrap("ps_get_lm", [name]) { ps_get_lm(pointer, name) }
+        return NGramModel(retaining: model, logMath: logMath)
+    }
+
+    /// Installs a model as a named search, replacing a search of that name; the decoder keeps its
+    /// own reference.
+    ///
+    /// The corresponding C function is `ps_set_lm`.
+    public func setLanguageModel(_ model: NGramModel, named name: String) throws(EngineError) {
+        try Engine.serialized { () throws(EngineError) in
+            try EngineError.check("ps_set_lm", [name]) { ps_set_lm(pointer, name, model.pointer) }
+        }
+    }
+
+    /// Installs a JSGF grammar as a named search (closed-world: a result outside it comes back empty).
+    ///
+    /// The corresponding C function is `ps_set_jsgf_string`.
+    public func setGrammar(_ jsgf: String, named name: String) throws(EngineError) {
+        try Engine.serialized { () throws(EngineError) in
+            try EngineError.check("ps_set_jsgf_string", [name, "\(jsgf.utf8.count) bytes of JSGF"]) {
+                ps_set_jsgf_string(pointer, name, jsgf)
+            }
+        }
+    }
+
+    /// Makes a named search the one the next utterance is decoded with.
+    ///
+    /// The corresponding C function is `ps_set_search`.
+    public func activateSearch(named name: String) throws(EngineError) {
+        try EngineError.check("ps_set_search", [name]) { ps_set_search(pointer, name) }
+    }
+
+    /// Starts an utterance on a fresh stream, so that voice-activity and normalisation state do not
+    /// carry over from what the decoder heard before.
+    ///
+    /// The corresponding C functions are `ps_start_stream` and `ps_start_utt`.
+    public func startUtterance() throws(EngineError) {
+        try EngineError.check("ps_start_stream") { ps_start_stream(pointer) }
+        try EngineError.check("ps_start_utt") { ps_start_utt(pointer) }
+    }
+
+    /// Feeds 16 kHz samples; `fullUtterance` when they are the whole utterance (batch decoding).
+    /// Returns the number of frames searched.
+    ///
+    /// The corresponding C function is `ps_process_raw`.
+    @discardableResult
+    public func process(_ samples: [Int16], fullUtterance: Bool) throws(EngineError) -> Int {
+        let arguments = ["\(samples.count) samples", "no_search=0", "full_utt=\(fullUtterance ? 1 : 0)"]
+        return Int(
+            try EngineError.check("ps_process_raw", arguments) {
+                samples.withUnsafeBufferPointer {
+                    ps_process_raw(pointer, $0.baseAddress, $0.count, 0, fullUtterance ? 1 : 0)
+                }
+            })
+    }
+
+    /// Ends the utterance and runs the passes that follow the first (flat lexicon, best path).
+    ///
+    /// The corresponding C function is `ps_end_utt`.
+    public func endUtterance() throws(EngineError) {
+        try EngineError.check("ps_end_utt") { ps_end_utt(pointer) }
+    }
+
+    /// The current best hypothesis (partial during an utterance) in engine spelling, and its path
+    /// score; the text is nil when there is none.
+    ///
+    /// The corresponding C function is `ps_get_hyp`.
+    public func hypothesis() -> (text: String?, score: Int) {
+        var score: Int32 = 0
+        let text = ps_get_hyp(pointer, &score).map { String(cString: $0) }
+        return (text, Int(score))
+    }
+
+    /// The log posterior of the best hypothesis; computing it also gives the segments their posteriors.
+    ///
+    /// The corresponding C function is `ps_get_prob`.
+    public func logPosterior() -> Int {
+        Int(ps_get_prob(pointer))
+    }
+
+    /// The words of the best hypothesis with their frames and posteriors.
+    ///
+    /// The corresponding C functions are `ps_seg_iter`, `ps_seg_word`, `ps_seg_frames`, `ps_seg_prob`
+    /// and `ps_seg_next`.
+    public func segments() -> [Segment] {
+        var segments: [Segment] = []
+        var iterator = ps_seg_iter(pointer)
+        while let segment = iterator {
+            var start: Int32 = 0
+            var end: Int32 = 0
+            ps_seg_frames(segment, &start, &end)
+            segments.append(
+                Segment(
+                    word: String(cString: ps_seg_word(segment)), startFrame: Int(start), endFrame: Int(end),
+                    posterior: gambit_ps_seg_posterior(pointer, segment)))
+            iterator = ps_seg_next(segment)
+        }
+        return segments
+    }
+
+    /// The first `limit` entries of the n-best list, as the engine gives them: unsorted, with
+    /// repeats that differ only in fillers or pronunciation variants.
+    ///
+    /// The corresponding C functions are `ps_nbest`, `ps_nbest_hyp`, `ps_nbest_next` and
+    /// `ps_nbest_free`.
+    public func nbest(limit: Int) -> [(text: String, score: Int)] {
+        var entries: [(text: String, score: Int)] = []
+        var iterator = ps_nbest(pointer)
+        var visited = 0
+        while let current = iterator, visited < limit {
+            var score: Int32 = 0
+            if let text = ps_nbest_hyp(current, &score) { entries.append((String(cString: text), Int(score))) }
+            visited += 1
+            iterator = ps_nbest_next(current)
+        }
+        // The list frees itself when it runs out; one left early is freed here.
+        if let iterator { ps_nbest_free(iterator) }
+        return entries
+    }
+
+    /// The word lattice of the last utterance, or nil when the search made none.
+    ///
+    /// The corresponding C functions are `ps_get_lattice` and `ps_lattice_retain`.
+    public func lattice() -> Lattice? {
+        ps_get_lattice(pointer).map { Lattice(retaining: $0, decoder: self) }
+    }
+}
+
+/// A word lattice (`ps_lattice_t`) kept from a decode, to find its best path under other language
+/// models without decoding again. Holds one reference, released in `deinit`, and keeps its decoder
+/// alive, whose dictionary its words are in.
+public final class Lattice {
+    private let pointer: OpaquePointer
+    private let decoder: SphinxDecoder
+
+    init(retaining pointer: OpaquePointer, decoder: SphinxDecoder) {
+        self.pointer = ps_lattice_retain(pointer)
+        self.decoder = decoder
+    }
+
+    deinit {
+        ps_lattice_free(pointer)
+    }
+
+    /// The words along the best path under `model` (engine spellings, fillers included), or nil
+    /// when the lattice has no path.
+    ///
+    /// `model` must score with the decoder's dictionary word ids: a search model from
+    /// ``SphinxDecoder/languageModel(named:)``.
+    ///
+    /// The corresponding C functions are `ps_lattice_bestpath`, `ps_latlink_nodes`,
+    /// `ps_latnode_baseword` and `ps_latlink_pred`.
+    public func bestPath(model: NGramModel, languageWeightRatio: Float, acousticScale: Float) -> [String]? {
+        guard let last = ps_lattice_bestpath(pointer, model.pointer, languageWeightRatio, acousticScale) else {
+            return nil
+        }
+        var words: [String] = []
+        var link: OpaquePointer? = last
+        while let current = link {
+            var source: OpaquePointer?
+            _ = ps_latlink_nodes(current, &source)
+            if let source, let word = ps_latnode_baseword(pointer, source) { words.append(String(cString: word)) }
+            link = ps_latlink_pred(current)
+        }
+        return words.reversed()
+    }
+}

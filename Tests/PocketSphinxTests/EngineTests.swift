@@ -188,3 +188,50 @@ private final class Answers: @unchecked Sendable {  // Every access holds `lock`
         return try (0..<count).map { try results[$0]!.get() }
     }
 }
+
+@Suite("One door to the engine")
+struct EngineBoundaryTests {
+    /// Every Swift file under Sources, with its path relative to the package.
+    static func sources() throws -> [(path: String, text: String)] {
+        let root = TestSupport.packageRoot.appendingPathComponent("Sources")
+        let files =
+            FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        return try files.map {
+            (
+                String($0.path.dropFirst(TestSupport.packageRoot.path.count + 1)),
+                try String(contentsOf: $0, encoding: .utf8)
+            )
+        }
+    }
+
+    @Test("Only Sources/PocketSphinx imports the C module or calls sphinxbase and PocketSphinx functions")
+    func onlyTheEngineModuleTouchesC() throws {
+        let call = try Regex(#"\b(ps|ngram|logmath|cmd_ln|err|gambit_ps)_[a-z_0-9]+\("#)
+        var offenders: [String] = []
+        for (path, text) in try Self.sources() where !path.hasPrefix("Sources/PocketSphinx/") {
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                if code.hasPrefix("//") { continue }
+                if code.contains("import CPocketSphinx") || code.contains(call) {
+                    offenders.append("\(path):\(number + 1): \(code)")
+                }
+            }
+        }
+        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
+    }
+
+    @Test("Models are interpolated in one place and the engine has one lock")
+    func oneInterpolationOneLock() throws {
+        let sources = try Self.sources()
+        let interpolations = sources.flatMap { file in
+            file.text.split(separator: "\n").filter { $0.contains("ngram_model_set_init(") }.map {
+                "\(file.path): \($0)"
+            }
+        }
+        #expect(interpolations.count == 1, "\(interpolations)")
+        let engineLocks = sources.filter { $0.path.hasPrefix("Sources/PocketSphinx/") }
+            .flatMap { file in file.text.split(separator: "\n").filter { $0.contains("NSLock()") } }
+        #expect(engineLocks.count == 1)
+    }
+}

@@ -33,6 +33,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case transcriptSTM = "transcript-stm"
     /// A transcript in JSON lines.
     case transcriptJSONL = "transcript-jsonl"
+    /// A transcript whose format is told by its content (`.txt`): Kaldi `text` unless its first line
+    /// shows another format.
+    case transcriptKaldi = "transcript-kaldi"
+    /// A reference with per-utterance biasing lists (tab-separated, JSON lists), scored per utterance.
+    case transcriptBiasing = "transcript-biasing"
     /// A run's `results.json` (`gambit report|gate|sweep`).
     case results
     /// A custom pronunciation in X-SAMPA.
@@ -55,6 +60,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .transcriptCTM: "transcript.ctm"
         case .transcriptSTM: "transcript.stm"
         case .transcriptJSONL: "transcript.jsonl"
+        case .transcriptKaldi: "transcript.txt"
+        case .transcriptBiasing: "transcript.tsv"
         case .results: "results.json"
         case .xsampa: "pronunciation.txt"
         case .pathName: "name.txt"
@@ -89,7 +96,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             case .suite: _ = try Suite.load(file)
             case .manifestJSONL, .manifestTRN: _ = try CorpusManifest.load(file)
             case .manifestNeMo: _ = try CorpusManifest.load(file, format: .nemo)
-            case .transcriptTRN, .transcriptCTM, .transcriptSTM, .transcriptJSONL:
+            case .transcriptTRN, .transcriptCTM, .transcriptSTM, .transcriptJSONL, .transcriptKaldi,
+                .transcriptBiasing:
                 // `gambit score` reads both sides with the same reader; scoring a file against itself
                 // also walks the alignment and the counts over whatever the parser let through.
                 _ = try Scorer.score(reference: file, hypothesis: file)

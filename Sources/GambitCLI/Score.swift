@@ -4,7 +4,8 @@ import Scoring
 
 struct Score: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Score hypotheses against references (trn, ctm, stm or JSONL) from any recognizer.",
+        abstract:
+            "Score hypotheses against references (trn, ctm, stm, JSONL, Kaldi text, biasing lists) from any recognizer.",
         discussion: ExitStatus.doneOrRefused
     )
 
@@ -20,7 +21,10 @@ struct Score: ParsableCommand {
     @Option(help: "Normalization: standard, english (Whisper-style) or verbatim.")
     var normalize: String = "standard"
 
-    @Option(help: "Boosted words for B-WER/U-WER, comma separated.")
+    @Option(
+        help: """
+            Boosted words for B-WER/U-WER, comma separated, for the whole file. A biasing-list reference             (id, text, JSON list of biased words, JSON list given to the recognizer; tab-separated) gives             each utterance its own and needs none.
+            """)
     var boosted: String?
 
     @Option(help: "Terms (may have several words) for recall/precision/F1, comma separated.")

@@ -19,8 +19,10 @@ public struct ScoreReport: Sendable, Codable, Hashable {
     public var utterances: [UtteranceScore]
     /// The utterances with the most errors, aligned for display.
     public var worstUtterances: [AlignedUtterance]
-    /// B-WER and U-WER, when boosted words were given.
+    /// B-WER and U-WER, when boosted words were given (for the file or per utterance).
     public var boosted: BoostedWordErrorRates?
+    /// The per-utterance biasing lists a biasing-list reference gave, summed over the scored utterances.
+    public var biasingLists: BiasingListSummary?
     /// Term recall/precision/F1, when terms were given.
     public var terms: TermAccuracyReport?
     /// Errors per template class slot, when templates were given.
@@ -74,6 +76,14 @@ public struct ScoreReport: Sendable, Codable, Hashable {
                 "B-WER \(percent(boosted.boostedWordErrorRate)) (\(boosted.boostedErrors)/\(boosted.boostedReferenceWords))"
                     + "   U-WER \(percent(boosted.unboostedWordErrorRate)) "
                     + "(\(boosted.unboostedErrors)/\(boosted.unboostedReferenceWords))")
+        }
+        if let lists = biasingLists {
+            line(
+                "Biasing lists: \(lists.utterances) utterances, \(lists.listEntries) entries "
+                    + "(mean \(lists.meanListSize.map { String(format: "%.1f", $0) } ?? "no data"), "
+                    + "largest \(lists.largestList)), \(lists.biasedEntries) biased words and "
+                    + "\(lists.distractorEntries) distractors; \(lists.biasedReferenceWords) biased reference words in "
+                    + "\(lists.utterancesWithBiasedWords) utterances")
         }
         if let terms {
             line()

@@ -158,6 +158,8 @@ struct Evaluation {
     let options: ScoringOptions
     private var boosted: [Bool] = []
     private var hasBoosted = false
+    /// The reference gives each utterance its own biased words (a biasing-list file).
+    private var perUtterance = false
     private let termCounter: TermCounter<Int32>
     private let termNames: [String]
     private let matcher: TemplateMatcher<Int32>?
@@ -171,7 +173,11 @@ struct Evaluation {
         for phrase in options.boostedWords {
             for word in options.normalizer.normalize(phrase) { boostedIDs.append(words.intern(word)) }
         }
-        hasBoosted = !boostedIDs.isEmpty
+        perUtterance = reference.hasBiasingLists
+        if perUtterance && !boostedIDs.isEmpty {
+            throw ScoringError.conflictingBiasingLists(reference: reference.path)
+        }
+        hasBoosted = !boostedIDs.isEmpty || perUtterance
         var terms: [[Int32]] = []
         var names: [String] = []
         for term in options.terms {
@@ -315,6 +321,14 @@ struct Evaluation {
                     chunk.operationEnds.append(Int32(chunk.operations.count))
                     var counts = ErrorCounts()
                     var boostedTally = BoostedTally()
+                    // A word is boosted when the file's list holds it or, with per-utterance lists, when this
+                    // utterance's biased words do (a few words: a scan beats a set).
+                    let biased =
+                        perUtterance
+                        ? reference.biasedTokens[reference.biasedRange(Int(corpus.referenceIndex[scored]))] : []
+                    func isBoosted(_ token: Int32) -> Bool {
+                        perUtterance ? biased.contains(token) : boosted[Int(token)]
+                    }
                     var i = 0
                     var j = 0
                     for operation in chunk.operations[start...] {
@@ -322,8 +336,8 @@ struct Evaluation {
                         if hasBoosted {
                             boostedTally.add(
                                 operation,
-                                referenceBoosted: operation != .insertion && boosted[Int(ref[i])],
-                                hypothesisBoosted: operation == .insertion && boosted[Int(hyp[j])])
+                                referenceBoosted: operation != .insertion && isBoosted(ref[i]),
+                                hypothesisBoosted: operation == .insertion && isBoosted(hyp[j]))
                         }
                         if operation != .insertion { i += 1 }
                         if operation != .deletion { j += 1 }
@@ -477,6 +491,20 @@ struct Evaluation {
                 unboostedErrors: totals.errors - boostedTotal)
         }
 
+        var lists: BiasingListSummary? = nil
+        if perUtterance {
+            var summary = BiasingListSummary()
+            for scored in 0..<corpus.counts.count {
+                let refIndex = Int(corpus.referenceIndex[scored])
+                summary.add(
+                    listEntries: Int(reference.listEntries[refIndex]),
+                    biasedEntries: Int(reference.biasedEntries[refIndex]),
+                    distractorEntries: Int(reference.distractorEntries[refIndex]),
+                    biasedReferenceWords: Int(corpus.boostedReference[scored]))
+            }
+            lists = summary
+        }
+
         return ScoreReport(
             referenceFile: reference.path,
             hypothesisFile: corpus.path,
@@ -491,6 +519,7 @@ struct Evaluation {
             utterances: utterances,
             worstUtterances: worst,
             boosted: boostedRates,
+            biasingLists: lists,
             terms: termNames.isEmpty
                 ? nil : TermAccuracyReport(terms: termTotals, overall: TermCounter<Int32>.total(termTotals)),
             slots: slotTally?.report,

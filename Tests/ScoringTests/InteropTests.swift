@@ -191,7 +191,10 @@ struct InteropTests {
         ]
         let url = try write(TranscriptIO.trn(utterances), "hyp.txt", in: directory)
         #expect(try TranscriptIO.read(url).utterances == utterances)
-        let unknown = try write("plain words\n", "x.dat", in: directory)
+        // A line that is no other format is Kaldi text: the id, then the words.
+        let kaldi = try write("plain words\n", "x.dat", in: directory)
+        #expect(try TranscriptIO.read(kaldi).utterances == [Utterance(id: "plain", text: "words")])
+        let unknown = try write("\n  \n", "x.dat", in: directory)
         #expect(scoringError { _ = try TranscriptIO.read(unknown) } == .unknownFormat(path: unknown.path))
         let missing = directory.appendingPathComponent("missing.trn")
         #expect(

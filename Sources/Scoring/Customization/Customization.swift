@@ -40,6 +40,43 @@ public struct BoostedWordErrorRates: Sendable, Codable, Hashable {
     }
 }
 
+/// What per-utterance biasing lists held, summed over the scored utterances: the size of the lists the
+/// recognizer was given, how many entries were the reference's biased words and how many distractors, and
+/// how many reference words B-WER is over.
+public struct BiasingListSummary: Sendable, Codable, Hashable {
+    /// Scored utterances, each with its own list.
+    public var utterances = 0
+    /// Entries of the lists given to the recognizer (column 4), summed.
+    public var listEntries = 0
+    /// The longest list.
+    public var largestList = 0
+    /// Entries that are biased words of their utterance's reference (column 3), summed.
+    public var biasedEntries = 0
+    /// Entries that are not (distractors), summed.
+    public var distractorEntries = 0
+    /// Reference words biased in their own utterance: what B-WER is over.
+    public var biasedReferenceWords = 0
+    /// Utterances whose reference holds at least one biased word.
+    public var utterancesWithBiasedWords = 0
+
+    public init() {}
+
+    /// The mean list size; nil ("no data") over no utterance.
+    public var meanListSize: Double? {
+        utterances == 0 ? nil : Double(listEntries) / Double(utterances)
+    }
+
+    mutating func add(listEntries: Int, biasedEntries: Int, distractorEntries: Int, biasedReferenceWords: Int) {
+        utterances += 1
+        self.listEntries += listEntries
+        largestList = max(largestList, listEntries)
+        self.biasedEntries += biasedEntries
+        self.distractorEntries += distractorEntries
+        self.biasedReferenceWords += biasedReferenceWords
+        if biasedReferenceWords > 0 { utterancesWithBiasedWords += 1 }
+    }
+}
+
 /// Recall, precision and F1 of one term (or of all terms together).
 ///
 /// Per utterance, occurrences are counted (left to right, without overlap) in the normalized reference and

@@ -6,6 +6,10 @@ struct RawRecord {
     var text: UnsafeBufferPointer<UInt8>
     var speaker: UnsafeBufferPointer<UInt8>?
     var line: Int
+    /// A biasing list's third column: the words of this utterance's reference that are biased.
+    var biased: [String]? = nil
+    /// A biasing list's fourth column: the whole list the recognizer was given for this utterance.
+    var biasingList: [String]? = nil
 }
 
 /// Byte-level scanning of transcript files: no `String` is made for a `trn` line unless it needs validating.
@@ -20,6 +24,8 @@ enum RecordScanner {
         switch format {
         case .trn: try scanTRN(bytes, path: path, emit: emit)
         case .jsonl: try scanJSONL(bytes, path: path, emit: emit)
+        case .kaldi: try scanKaldi(bytes, path: path, emit: emit)
+        case .biasingTSV: try scanBiasingLists(bytes, path: path, emit: emit)
         case .ctm:
             let words = try ctmWords(bytes, path: path, warnings: &warnings)
             try emitGrouped(words.map { ($0.file, $0.start, $0.word, nil as String?) }, path: path, emit: emit)
@@ -116,6 +122,88 @@ enum RecordScanner {
             try emit(
                 RawRecord(
                     id: id, text: UnsafeBufferPointer(rebasing: bytes[first..<textEnd]), speaker: speaker, line: line))
+        }
+    }
+
+    /// Kaldi `text`: the id up to the first space or tab, then the words; an id alone is an empty transcript.
+    private static func scanKaldi(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, emit: (RawRecord) throws -> Void
+    ) throws {
+        try forEachLine(bytes) { start, end, line in
+            var first = start
+            while first < end && isSpace(bytes[first]) { first += 1 }
+            if first == end { return }
+            var idEnd = first
+            while idEnd < end && !isSpace(bytes[idEnd]) { idEnd += 1 }
+            var textStart = idEnd
+            while textStart < end && isSpace(bytes[textStart]) { textStart += 1 }
+            let id = UnsafeBufferPointer(rebasing: bytes[first..<idEnd])
+            try validateUTF8(bytes, first, end, path: path, line: line) { String(validating: id, as: UTF8.self) }
+            try emit(
+                RawRecord(id: id, text: UnsafeBufferPointer(rebasing: bytes[textStart..<end]), speaker: nil, line: line)
+            )
+        }
+    }
+
+    /// Per-utterance biasing lists: `id`, `text`, a JSON list of the reference's biased words and a JSON list
+    /// of the whole biasing list, separated by tabs. Every biased word must be in the whole list.
+    private static func scanBiasingLists(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, emit: (RawRecord) throws -> Void
+    ) throws {
+        try forEachLine(bytes) { start, end, line in
+            var first = start
+            while first < end && isSpace(bytes[first]) { first += 1 }
+            if first == end { return }
+            try validateUTF8(bytes, first, end, path: path, line: line) { nil }
+            var columns: [Range<Int>] = []
+            var columnStart = first
+            for index in first..<end where bytes[index] == 0x09 {
+                columns.append(columnStart..<index)
+                columnStart = index + 1
+            }
+            columns.append(columnStart..<end)
+            guard columns.count == 4 else {
+                throw ScoringError.malformedLine(
+                    path: path, line: line,
+                    reason: "expected 4 tab-separated columns (id, reference text, JSON list of the reference's "
+                        + "biased words, JSON list of the whole biasing list), found \(columns.count)")
+            }
+            func trimmed(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+                var lower = range.lowerBound
+                var upper = range.upperBound
+                while lower < upper && isSpace(bytes[lower]) { lower += 1 }
+                while upper > lower && isSpace(bytes[upper - 1]) { upper -= 1 }
+                return UnsafeBufferPointer(rebasing: bytes[lower..<upper])
+            }
+            let id = trimmed(columns[0])
+            let idText = String(decoding: id, as: UTF8.self)
+            guard !id.isEmpty else {
+                throw ScoringError.missingUtteranceID(
+                    path: path, line: line, text: String(decoding: trimmed(columns[1]), as: UTF8.self))
+            }
+            func list(_ column: Int, _ name: String) throws -> [String] {
+                var parser = FlatJSONParser(bytes: trimmed(columns[column]))
+                do {
+                    return try parser.parseStringArray()
+                } catch let error as FlatJSONParser.Failure {
+                    throw ScoringError.malformedLine(
+                        path: path, line: line,
+                        reason: "utterance '\(idText)': column \(column + 1) (\(name)) is not a JSON list of strings "
+                            + "(\(error.reason)); write [] for none")
+                }
+            }
+            let biased = try list(2, "the reference's biased words")
+            let whole = try list(3, "the whole biasing list")
+            let given = Set(whole)
+            if let missing = biased.first(where: { !given.contains($0) }) {
+                throw ScoringError.malformedLine(
+                    path: path, line: line,
+                    reason: "utterance '\(idText)': biased word \"\(missing)\" of column 3 is not in the biasing list "
+                        + "of column 4, which holds every word the recognizer was given")
+            }
+            try emit(
+                RawRecord(
+                    id: id, text: trimmed(columns[1]), speaker: nil, line: line, biased: biased, biasingList: whole))
         }
     }
 
@@ -365,6 +453,35 @@ struct FlatJSONParser {
             throw Failure(reason: "expected '\(Character(Unicode.Scalar(byte)))' at column \(index + 1)")
         }
         index += 1
+    }
+
+    /// A JSON list of strings, the whole input: `["a", "b"]`, or `[]`.
+    mutating func parseStringArray() throws -> [String] {
+        var values: [String] = []
+        try expect(UInt8(ascii: "["))
+        skipSpace()
+        if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
+            index += 1
+        } else {
+            while true {
+                skipSpace()
+                values.append(try parseString())
+                skipSpace()
+                guard index < bytes.count else { throw Failure(reason: "unterminated list") }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    break
+                }
+                throw Failure(reason: "expected ',' or ']' at column \(index + 1)")
+            }
+        }
+        skipSpace()
+        guard index == bytes.count else { throw Failure(reason: "text after the list at column \(index + 1)") }
+        return values
     }
 
     mutating func parseObject() throws -> [String: Value] {

@@ -19,6 +19,8 @@ public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
         reference: String, hypothesis: String, referenceSample: [String], hypothesisSample: [String])
     /// Two systems compared for significance must be scored on the same utterances.
     case mismatchedSystems(reason: String)
+    /// Boosted words were given for the whole file and the reference carries its own list per utterance.
+    case conflictingBiasingLists(reference: String)
     /// Reference utterances have no hypothesis and the policy is ``MissingHypothesisPolicy/error``.
     case missingHypotheses(hypothesis: String, missing: Int, references: Int, sample: [String])
 
@@ -27,8 +29,8 @@ public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unreadableFile(let path, let reason):
             return "\(path): cannot read the file (\(reason)). Check the path and its permissions."
         case .unknownFormat(let path):
-            return "\(path): unknown transcript format. Use a .trn, .ctm, .stm or .jsonl file, "
-                + "or name the format explicitly."
+            return "\(path): unknown transcript format. Use a trn, ctm, stm, JSON-lines, Kaldi text or "
+                + "biasing-list file, or name the format explicitly."
         case .missingUtteranceID(let path, let line, let text):
             return
                 "\(path):\(line): missing utterance id: a trn line must end with '(id)', got \"\(text.prefix(60))\". "
@@ -53,6 +55,10 @@ public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "\(referenceSample.joined(separator: ", ")); hypothesis has e.g. "
                 + "\(hypothesisSample.joined(separator: ", "))). Check that both files come from the same test set "
                 + "and use the same id convention."
+        case .conflictingBiasingLists(let reference):
+            return "\(reference): the reference gives each utterance its own biasing list, so boosted words for "
+                + "the whole file cannot also apply. Leave out the boosted words (--boosted) to score with each "
+                + "utterance's list, or score a reference without lists."
         case .mismatchedSystems(let reason):
             return "cannot compare the systems: \(reason)"
         }

@@ -13,10 +13,26 @@ struct TokenizedTranscript {
     var starts: [Int32] = [0]
     var tokens: [Int32] = []
     var warnings: [ScoringWarning] = []
+    /// Per-utterance biasing lists (a ``TranscriptFormat/biasingTSV`` reference), empty otherwise: utterance
+    /// `u`'s biased words, normalized like its text, are `biasedTokens[biasedStarts[u] ..< biasedStarts[u + 1]]`.
+    var biasedStarts: [Int32] = []
+    var biasedTokens: [Int32] = []
+    /// Per utterance: entries of its column 3 (biased words), of its column 4 (the whole list), and the
+    /// column 4 entries that are not biased words (distractors).
+    var biasedEntries: [Int32] = []
+    var listEntries: [Int32] = []
+    var distractorEntries: [Int32] = []
 
     var count: Int { ids.count }
 
+    var hasBiasingLists: Bool { !biasedStarts.isEmpty }
+
     func range(_ utterance: Int) -> Range<Int> { Int(starts[utterance])..<Int(starts[utterance + 1]) }
+
+    /// The range of `biasedTokens` holding utterance `u`'s biased words.
+    func biasedRange(_ utterance: Int) -> Range<Int> {
+        Int(biasedStarts[utterance])..<Int(biasedStarts[utterance + 1])
+    }
 }
 
 /// Reads transcript files into ``TokenizedTranscript``s that share one word table, normalizing as it goes.
@@ -90,6 +106,15 @@ final class CorpusLoader {
                 transcript.lines.append(Int32(record.line))
                 tokenize(record.text, into: &transcript.tokens)
                 transcript.starts.append(Int32(transcript.tokens.count))
+                if let biased = record.biased, let whole = record.biasingList {
+                    if transcript.biasedStarts.isEmpty { transcript.biasedStarts.append(0) }
+                    for var phrase in biased { phrase.withUTF8 { tokenize($0, into: &transcript.biasedTokens) } }
+                    transcript.biasedStarts.append(Int32(transcript.biasedTokens.count))
+                    let biasedSet = Set(biased)
+                    transcript.biasedEntries.append(Int32(biased.count))
+                    transcript.listEntries.append(Int32(whole.count))
+                    transcript.distractorEntries.append(Int32(whole.count { !biasedSet.contains($0) }))
+                }
             }
         }
         transcript.warnings = warnings
@@ -175,6 +200,7 @@ extension CorpusLoader {
         let speakers = mapping(other.speakers, self.speakers)
         var result = transcript
         result.tokens = transcript.tokens.map { words[Int($0)] }
+        result.biasedTokens = transcript.biasedTokens.map { words[Int($0)] }
         result.ids = transcript.ids.map { ids[Int($0)] }
         result.speakers = transcript.speakers.map { $0 < 0 ? -1 : speakers[Int($0)] }
         return result

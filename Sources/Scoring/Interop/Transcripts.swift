@@ -12,11 +12,20 @@ public enum TranscriptFormat: String, Sendable, Codable, Hashable, CaseIterable 
     case stm
     /// JSON lines: `{"id": "...", "text": "...", "speaker": "..."}`, `speaker` optional.
     case jsonl
+    /// Kaldi `text`: the utterance id, then the words, separated by a space or a tab; a line with an id and
+    /// nothing else is an empty transcript.
+    case kaldi
+    /// Per-utterance biasing lists, as the contextual-biasing literature publishes its test sets: tab-separated
+    /// `id`, `reference text`, a JSON list of the reference's biased words, and a JSON list of the whole biasing
+    /// list given to the recognizer (those words plus distractors). A reference; B-WER and U-WER are then
+    /// scored with each utterance's own biased words.
+    case biasingTSV = "biasing-tsv"
 
-    /// The format implied by a file name's extension (`.json` counts as JSON lines), or `nil`.
+    /// The format implied by a file name's extension (`.json` counts as JSON lines), or `nil` when the
+    /// extension does not say (`.txt` and `.tsv` are read by content).
     public init?(fileExtension: String) {
         switch fileExtension.lowercased() {
-        case "trn", "txt": self = .trn
+        case "trn": self = .trn
         case "ctm": self = .ctm
         case "stm": self = .stm
         case "jsonl", "json", "ndjson": self = .jsonl
@@ -203,6 +212,10 @@ public enum TranscriptIO {
         }
     }
 
+    /// The format a file's extension names, else the one its first line shows: `{` starts JSON lines, a
+    /// final `(id)` is `trn`, a tab-separated row whose third column is a JSON list is a biasing list,
+    /// numbers in the third and fourth (or fourth and fifth) fields are `ctm` (or `stm`), and any other
+    /// line is Kaldi `text`.
     static func inferFormat(url: URL, data: Data) throws -> TranscriptFormat {
         if let format = TranscriptFormat(fileExtension: url.pathExtension) { return format }
         // Sniff the first non-empty line.
@@ -214,10 +227,12 @@ public enum TranscriptIO {
             throw ScoringError.unknownFormat(path: url.path)
         }
         if line.hasPrefix("{") { return .jsonl }
-        if line.hasSuffix(")") { return .trn }
+        if line.hasSuffix(")") && line.contains("(") { return .trn }
+        let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+        if columns.count >= 3, columns[2].trimmingCharacters(in: .whitespaces).hasPrefix("[") { return .biasingTSV }
         let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         if fields.count >= 5, Double(fields[2]) != nil, Double(fields[3]) != nil { return .ctm }
         if fields.count >= 5, Double(fields[3]) != nil, Double(fields[4]) != nil { return .stm }
-        throw ScoringError.unknownFormat(path: url.path)
+        return .kaldi
     }
 }

@@ -1,0 +1,151 @@
+import Foundation
+import Scoring
+import Testing
+
+/// Per-utterance biasing lists, scored as Le et al. (2021) score them, with every count below worked
+/// out by hand from the rule: a reference word is biased when its own utterance's third column holds
+/// it (its substitution or deletion is a B-WER error, otherwise U-WER); an inserted word is a B-WER
+/// error when its own utterance's third column holds it, otherwise U-WER. The fourth column is what
+/// the recognizer was given and does not change the score.
+@Suite("Per-utterance biasing lists")
+struct BiasingListTests {
+    func write(_ text: String, _ name: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gambit-bias-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    static let references = """
+        u1\tplay the albin counter gambit\t["albin", "gambit"]\t["albin", "gambit", "winawer"]
+        u2\tcall maria now\t["maria"]\t["maria", "albin"]
+        u3\tgood morning\t[]\t["winawer"]
+        u4\tsee you later\t[]\t[]
+
+        """
+
+    /// Kaldi `text`, with a tab after one id and an empty hypothesis (an id alone) for u4.
+    static let hypotheses = """
+        u1 play the album counter gambit
+        u2\tcall maria albin now
+        u3 good morning winawer
+        u4
+
+        """
+
+    @Test("Each utterance's own list decides: a word biased elsewhere and an inserted distractor count as U-WER")
+    func handCounted() throws {
+        // Files named as users name them; both formats are recognised by their content.
+        let reference = try write(Self.references, "refs.tsv")
+        let hypothesis = try write(Self.hypotheses, "hyps.txt")
+        let report = try Scorer.score(reference: reference, hypothesis: hypothesis)
+        // u1: albin → album is a substitution of a biased word: 1 B error over 2 biased words (albin, gambit).
+        // u2: "albin" inserted; biased in u1, a distractor in u2's list, not biased in u2: 1 U error.
+        // u3: "winawer" inserted, a distractor: 1 U error. u4: empty hypothesis: 3 deletions, U errors.
+        // Reference words 5 + 3 + 2 + 3 = 13; biased 2 + 1 = 3; errors 1 + 1 + 1 + 3 = 6.
+        #expect(report.totals.counts.referenceWords == 13)
+        #expect(report.totals.counts.errors == 6)
+        #expect(report.totals.counts.substitutions == 1)
+        #expect(report.totals.counts.insertions == 2)
+        #expect(report.totals.counts.deletions == 3)
+        let boosted = try #require(report.boosted)
+        #expect(boosted.boostedReferenceWords == 3 && boosted.boostedErrors == 1)
+        #expect(boosted.unboostedReferenceWords == 10 && boosted.unboostedErrors == 5)
+        #expect(boosted.boostedWordErrorRate == 1.0 / 3 && boosted.unboostedWordErrorRate == 0.5)
+        let perUtterance = Dictionary(uniqueKeysWithValues: report.utterances.map { ($0.id, $0) })
+        #expect(perUtterance["u1"]?.boostedErrors == 1 && perUtterance["u1"]?.boostedReferenceWords == 2)
+        #expect(perUtterance["u2"]?.boostedErrors == 0 && perUtterance["u2"]?.boostedReferenceWords == 1)
+        #expect(perUtterance["u4"]?.counts.deletions == 3 && perUtterance["u4"]?.boostedReferenceWords == 0)
+
+        // The lists themselves: 3 + 2 + 1 + 0 = 6 entries, of which 3 are biased words and 3 distractors
+        // (winawer in u1, albin in u2, winawer in u3); u4's row has empty lists.
+        let lists = try #require(report.biasingLists)
+        #expect(lists.utterances == 4 && lists.listEntries == 6 && lists.largestList == 3)
+        #expect(lists.biasedEntries == 3 && lists.distractorEntries == 3)
+        #expect(lists.biasedReferenceWords == 3 && lists.utterancesWithBiasedWords == 2)
+        #expect(lists.meanListSize == 1.5)
+        #expect(report.text.contains("B-WER  33.33% (1/3)   U-WER  50.00% (5/10)"))
+        #expect(report.text.contains("Biasing lists: 4 utterances, 6 entries (mean 1.5, largest 3)"))
+    }
+
+    @Test("One boosted list for the whole file counts the same insertion as a B-WER error in every utterance")
+    func wholeFileListDiffers() throws {
+        let trn = """
+            play the albin counter gambit (u1)
+            call maria now (u2)
+            good morning (u3)
+            see you later (u4)
+
+            """
+        let report = try Scorer.score(
+            reference: try write(trn, "ref.trn"), hypothesis: try write(Self.hypotheses, "hyp.txt"),
+            boostedWords: ["albin", "gambit", "maria"])
+        // The same 6 errors, but u2's inserted "albin" is now boosted: 2 B errors over the same 3 words.
+        #expect(report.totals.counts.errors == 6)
+        #expect(report.boosted?.boostedErrors == 2 && report.boosted?.boostedReferenceWords == 3)
+        #expect(report.biasingLists == nil)
+    }
+
+    @Test("An inserted word biased in its own utterance is a B-WER error")
+    func biasedInsertion() throws {
+        let reference = try write("u5\topen the gate\t[\"gate\"]\t[\"gate\", \"gait\"]\n", "refs.tsv")
+        let report = try Scorer.score(reference: reference, hypothesis: try write("u5 open the gate gate\n", "hyps"))
+        // One insertion of "gate", biased in u5: B errors 1 over 1 biased reference word.
+        #expect(report.boosted?.boostedErrors == 1 && report.boosted?.boostedReferenceWords == 1)
+        #expect(report.boosted?.unboostedErrors == 0 && report.boosted?.boostedWordErrorRate == 1)
+    }
+
+    @Test("Rows whose lists are all empty give B-WER no data, not 0%")
+    func emptyLists() throws {
+        let reference = try write("a\tone two\t[]\t[]\nb\tthree\t[]\t[\"four\"]\n", "refs.tsv")
+        let report = try Scorer.score(reference: reference, hypothesis: try write("a one two\nb four\n", "hyps"))
+        #expect(report.boosted?.boostedReferenceWords == 0 && report.boosted?.boostedWordErrorRate == nil)
+        #expect(report.boosted?.unboostedErrors == 1 && report.boosted?.unboostedReferenceWords == 3)
+        #expect(report.text.contains("B-WER no data (0/0)"))
+    }
+
+    /// sclite's rule picks, at each cell, the diagonal when it is no dearer than both others, else the
+    /// deletion when strictly cheaper than the insertion, else the insertion, tracing back from the end.
+    @Test("Where equally cheap alignments exist, the totals are counted on sclite's choice")
+    func ties() throws {
+        // "a b" against "c", b biased: a→c with b deleted, or a deleted with b→c; both cost 7 and both
+        // give one B error (b) and one U error (a), so the totals do not depend on the choice.
+        let first = try Scorer.score(
+            reference: try write("t1\ta b\t[\"b\"]\t[\"b\"]\n", "refs.tsv"), hypothesis: try write("t1 c\n", "h"))
+        #expect(first.boosted?.boostedErrors == 1 && first.boosted?.unboostedErrors == 1)
+        #expect(first.totals.counts.substitutions == 1 && first.totals.counts.deletions == 1)
+
+        // "x y" against "y x", x biased: x deleted, y correct, x inserted (cost 6), or y inserted, x
+        // correct, y deleted (cost 6). The errors total 2 either way, but the first puts both on x
+        // (B 2/1, U 0/1) and the second both on y (B 0/1, U 2/1). At the last cell the deletion is not
+        // strictly cheaper than the insertion, so sclite's rule (and Gambit's) takes the insertion of x:
+        // the first alignment.
+        let second = try Scorer.score(
+            reference: try write("t2\tx y\t[\"x\"]\t[\"x\"]\n", "refs.tsv"), hypothesis: try write("t2 y x\n", "h"))
+        #expect(second.totals.counts.errors == 2)
+        #expect(second.boosted?.boostedErrors == 2 && second.boosted?.unboostedErrors == 0)
+    }
+
+    @Test("A malformed biasing row is an error naming the file, the line and the column")
+    func malformedRows() throws {
+        let hypothesis = try write("u1 a\n", "hyps")
+        func failure(_ row: String) throws -> String {
+            let reference = try write(row, "refs.tsv")
+            do {
+                _ = try Scorer.score(reference: reference, hypothesis: hypothesis)
+                return "no error"
+            } catch let error as ScoringError {
+                return error.description.replacingOccurrences(of: reference.path, with: "refs.tsv")
+            }
+        }
+        #expect(try failure("u1\ta\t[\"a\"]\n").contains("refs.tsv:1: expected 4 tab-separated columns"))
+        #expect(try failure("u1\ta\t[\"a\"\t[\"a\"]\n").contains("refs.tsv:1: utterance 'u1': column 3"))
+        #expect(try failure("u1\ta\t[\"a\"]\t[\"b\"]\n").contains("biased word \"a\" of column 3 is not in"))
+        // Boosted words for the whole file cannot also apply.
+        let reference = try write("u1\ta\t[\"a\"]\t[\"a\"]\n", "refs.tsv")
+        #expect(throws: ScoringError.conflictingBiasingLists(reference: reference.path)) {
+            _ = try Scorer.score(reference: reference, hypothesis: hypothesis, boostedWords: ["a"])
+        }
+    }
+}

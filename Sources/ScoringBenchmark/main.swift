@@ -1,6 +1,10 @@
 // Times `Scorer.score` on a generated test set read from trn files (parsing included).
 //
 //     swift run -c release ScoringBenchmark [--utterances 100000] [--runs 5] [--sclite] [--no-cer] [--agreement]
+//         [--biasing]
+//
+// Also times the report's JSON (what `gambit score --json` adds). `--biasing` also writes the same set as
+// per-utterance biasing lists (tab-separated, JSON lists) against Kaldi text hypotheses and times that.
 //
 // `--agreement` also checks every utterance against sclite (S, D, I, N from its SGML alignment) and the
 // minimal mode against a plain Levenshtein distance, and prints the mismatches.
@@ -18,6 +22,7 @@ struct Arguments {
     var sclite = false
     var characterErrorRate = true
     var agreement = false
+    var biasing = false
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
@@ -28,10 +33,12 @@ struct Arguments {
             case "--sclite": sclite = true
             case "--no-cer": characterErrorRate = false
             case "--agreement": agreement = true
+            case "--biasing": biasing = true
             default:
                 throw UsageError(
                     message: "unknown argument \(argument)\n"
-                        + "usage: ScoringBenchmark [--utterances N] [--runs N] [--sclite] [--no-cer] [--agreement]")
+                        + "usage: ScoringBenchmark [--utterances N] [--runs N] [--sclite] [--no-cer] [--agreement] "
+                        + "[--biasing]")
             }
         }
     }
@@ -88,11 +95,53 @@ func generate(utterances: Int, in directory: URL) throws -> (reference: URL, hyp
         reference += refWords.joined(separator: " ") + " (\(id))\n"
         hypothesis += hypWords.joined(separator: " ") + " (\(id))\n"
     }
+    lastGenerated = (reference, hypothesis)
     let referenceURL = directory.appendingPathComponent("ref.trn")
     let hypothesisURL = directory.appendingPathComponent("hyp.trn")
     try reference.write(to: referenceURL, atomically: true, encoding: .utf8)
     try hypothesis.write(to: hypothesisURL, atomically: true, encoding: .utf8)
     return (referenceURL, hypothesisURL, words)
+}
+
+/// The trn text `generate` wrote last, for `--biasing` to rewrite in the other formats.
+nonisolated(unsafe) var lastGenerated = (reference: "", hypothesis: "")
+
+/// The benchmark set as per-utterance biasing lists (two of each reference's words biased, with 18
+/// distractors from the vocabulary: lists of 20) against Kaldi text hypotheses.
+func writeBiasingLists(in directory: URL) throws -> (reference: URL, hypothesis: URL) {
+    var rng = SplitMix64(seed: 7)
+    func split(_ line: Substring) -> (id: Substring, words: [Substring]) {
+        let open = line.lastIndex(of: "(")!
+        return (line[line.index(after: open)..<line.index(before: line.endIndex)], line[..<open].split(separator: " "))
+    }
+    func quoted(_ words: [Substring]) -> String { "[" + words.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
+    let vocabulary = Array(Set(lastGenerated.reference.split(separator: "\n").flatMap { split($0).words }))
+    var references = ""
+    var hypotheses = ""
+    for line in lastGenerated.reference.split(separator: "\n") {
+        let (id, words) = split(line)
+        let biased = Array(Set((0..<2).map { _ in words[Int(rng.next(below: UInt64(words.count)))] }))
+        let distractors = (0..<(20 - biased.count)).map { _ in
+            vocabulary[Int(rng.next(below: UInt64(vocabulary.count)))]
+        }
+        references += "\(id)\t\(words.joined(separator: " "))\t\(quoted(biased))\t\(quoted(biased + distractors))\n"
+    }
+    for line in lastGenerated.hypothesis.split(separator: "\n") {
+        let (id, words) = split(line)
+        hypotheses += "\(id) \(words.joined(separator: " "))\n"
+    }
+    let referenceURL = directory.appendingPathComponent("refs.tsv")
+    let hypothesisURL = directory.appendingPathComponent("hyps.txt")
+    try references.write(to: referenceURL, atomically: true, encoding: .utf8)
+    try hypotheses.write(to: hypothesisURL, atomically: true, encoding: .utf8)
+    return (referenceURL, hypothesisURL)
+}
+
+/// The median of `runs` timings of `body`.
+func medianSeconds(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
+    var times: [Double] = []
+    for _ in 0..<runs { times.append(try seconds(body)) }
+    return times.sorted()[times.count / 2]
 }
 
 func peakResidentMegabytes() -> Double {
@@ -245,6 +294,31 @@ do {
             + "(min \(String(format: "%.3f", times.first!)), max \(String(format: "%.3f", times.last!))); "
             + "CPU time (user+sys) median \(String(format: "%.3f", cpu[cpu.count / 2])) s")
     print("Peak RSS (ru_maxrss): \(String(format: "%.1f", peakResidentMegabytes())) MB")
+
+    if let report {
+        let json = try medianSeconds(arguments.runs) { _ = try report.jsonData() }
+        print(
+            "Report as JSON (gambit score --json): median \(String(format: "%.3f", json)) s; scoring and JSON "
+                + "\(String(format: "%.2f", (median + json) / median))× scoring alone")
+    }
+
+    if arguments.biasing {
+        let lists = try writeBiasingLists(in: directory)
+        var biasingReport: ScoreReport?
+        let biasing = try medianSeconds(arguments.runs) {
+            biasingReport = try Scorer.score(reference: lists.reference, hypothesis: lists.hypothesis, options: options)
+        }
+        let json = try medianSeconds(arguments.runs) { _ = try biasingReport!.jsonData() }
+        let boosted = biasingReport!.boosted!
+        print(
+            "Per-utterance biasing lists (refs.tsv, lists of 20, against Kaldi text): median "
+                + "\(String(format: "%.3f", biasing)) s (\(String(format: "%.2f", biasing / median))× plain scoring), "
+                + "with JSON \(String(format: "%.3f", biasing + json)) s "
+                + "(\(String(format: "%.2f", (biasing + json) / median))×); "
+                + String(
+                    format: "B-WER %.2f%% over %ld words, U-WER %.2f%%", (boosted.boostedWordErrorRate ?? 0) * 100,
+                    boosted.boostedReferenceWords, (boosted.unboostedWordErrorRate ?? 0) * 100))
+    }
 
     if arguments.agreement { try checkAgreement(files, in: directory) }
 

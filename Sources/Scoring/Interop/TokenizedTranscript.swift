@@ -110,16 +110,23 @@ final class CorpusLoader {
                     if transcript.biasedStarts.isEmpty { transcript.biasedStarts.append(0) }
                     for var phrase in biased { phrase.withUTF8 { tokenize($0, into: &transcript.biasedTokens) } }
                     transcript.biasedStarts.append(Int32(transcript.biasedTokens.count))
-                    let biasedSet = Set(biased)
                     transcript.biasedEntries.append(Int32(biased.count))
                     transcript.listEntries.append(Int32(whole.count))
-                    transcript.distractorEntries.append(Int32(whole.count { !biasedSet.contains($0) }))
+                    transcript.distractorEntries.append(Int32(Self.distractors(in: whole, biased: biased)))
                 }
             }
         }
         transcript.warnings = warnings
         if transcript.count == 0 { throw ScoringError.noUtterances(path: path) }
         return transcript
+    }
+
+    /// Entries of a biasing list that are not the utterance's biased words. A few biased words are
+    /// scanned; many are hashed.
+    static func distractors(in list: [String], biased: [String]) -> Int {
+        if biased.count <= 8 { return list.count { !biased.contains($0) } }
+        let set = Set(biased)
+        return list.count { !set.contains($0) }
     }
 
     /// Normalizes the words of one utterance's text into interned ids.

@@ -10,9 +10,7 @@ import Testing
 @Suite("Per-utterance biasing lists")
 struct BiasingListTests {
     func write(_ text: String, _ name: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gambit-bias-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appendingPathComponent(name)
+        let url = try temporaryDirectory().appendingPathComponent(name)
         try text.write(to: url, atomically: true, encoding: .utf8)
         return url
     }

@@ -458,60 +458,48 @@ struct FlatJSONParser {
     /// A JSON list of strings, the whole input: `["a", "b"]`, or `[]`.
     mutating func parseStringArray() throws -> [String] {
         var values: [String] = []
-        try expect(UInt8(ascii: "["))
-        skipSpace()
-        if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
-            index += 1
-        } else {
-            while true {
-                skipSpace()
-                values.append(try parseString())
-                skipSpace()
-                guard index < bytes.count else { throw Failure(reason: "unterminated list") }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                    continue
-                }
-                if bytes[index] == UInt8(ascii: "]") {
-                    index += 1
-                    break
-                }
-                throw Failure(reason: "expected ',' or ']' at column \(index + 1)")
-            }
-        }
-        skipSpace()
-        guard index == bytes.count else { throw Failure(reason: "text after the list at column \(index + 1)") }
+        try parseWhole(open: "[", close: "]", kind: "list") { parser in values.append(try parser.parseString()) }
         return values
     }
 
     mutating func parseObject() throws -> [String: Value] {
         var fields: [String: Value] = [:]
-        try expect(UInt8(ascii: "{"))
-        skipSpace()
-        if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return fields
+        try parseWhole(open: "{", close: "}", kind: "object") { parser in
+            let key = try parser.parseString()
+            try parser.expect(UInt8(ascii: ":"))
+            fields[key] = try parser.parseValue()
         }
-        while true {
-            skipSpace()
-            let key = try parseString()
-            try expect(UInt8(ascii: ":"))
-            fields[key] = try parseValue()
-            skipSpace()
-            guard index < bytes.count else { throw Failure(reason: "unterminated object") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                break
-            }
-            throw Failure(reason: "expected ',' or '}' at column \(index + 1)")
-        }
-        skipSpace()
-        guard index == bytes.count else { throw Failure(reason: "text after the object at column \(index + 1)") }
         return fields
+    }
+
+    /// A bracketed, comma-separated sequence that must be the whole input, each element read by `element`.
+    private mutating func parseWhole(
+        open: Unicode.Scalar, close: Unicode.Scalar, kind: String, element: (inout FlatJSONParser) throws -> Void
+    ) throws {
+        let closing = UInt8(ascii: close)
+        try expect(UInt8(ascii: open))
+        skipSpace()
+        if index < bytes.count && bytes[index] == closing {
+            index += 1
+        } else {
+            while true {
+                skipSpace()
+                try element(&self)
+                skipSpace()
+                guard index < bytes.count else { throw Failure(reason: "unterminated \(kind)") }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                if bytes[index] == closing {
+                    index += 1
+                    break
+                }
+                throw Failure(reason: "expected ',' or '\(close)' at column \(index + 1)")
+            }
+        }
+        skipSpace()
+        guard index == bytes.count else { throw Failure(reason: "text after the \(kind) at column \(index + 1)") }
     }
 
     private mutating func parseValue() throws -> Value {

@@ -63,7 +63,8 @@ struct Score: ParsableCommand {
                 mode: alignment, normalizer: normalizer, boostedWords: list(boosted), terms: list(terms),
                 missingHypothesis: strict ? .error : missing))
         if json {
-            print(String(decoding: try report.jsonData(), as: UTF8.self))
+            // Straight to standard output: a 100,000-utterance report is tens of megabytes.
+            FileHandle.standardOutput.write(try report.jsonData() + Data("\n".utf8))
         } else {
             print(report.text)
         }

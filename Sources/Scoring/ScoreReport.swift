@@ -30,13 +30,6 @@ public struct ScoreReport: Sendable, Codable, Hashable {
     public var unscored: UnscoredUtterances
     public var warnings: [ScoringWarning]
 
-    /// The report as JSON (sorted keys, pretty-printed).
-    public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return try encoder.encode(self)
-    }
-
     /// A plain-text rendering: summary table, per-speaker table, customization metrics, top confusions and the
     /// worst utterances aligned.
     public var text: String {

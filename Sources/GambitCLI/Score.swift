@@ -40,6 +40,13 @@ struct Score: ParsableCommand {
     @Flag(help: "Refuse to score when any reference utterance has no hypothesis.")
     var strict = false
 
+    @Option(
+        help: """
+            Break WER and B-WER down by a label, each with a 95% bootstrap interval: speaker, or any string \
+            field of a JSON-lines reference such as a Gambit manifest (condition, split…).
+            """)
+    var by: String?
+
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
@@ -61,7 +68,7 @@ struct Score: ParsableCommand {
             reference: URL(fileURLWithPath: ref), hypothesis: URL(fileURLWithPath: hyp),
             options: ScoringOptions(
                 mode: alignment, normalizer: normalizer, boostedWords: list(boosted), terms: list(terms),
-                missingHypothesis: strict ? .error : missing))
+                missingHypothesis: strict ? .error : missing, breakdownField: by))
         if json {
             // Straight to standard output: a 100,000-utterance report is tens of megabytes.
             FileHandle.standardOutput.write(try report.jsonData() + Data("\n".utf8))

@@ -23,6 +23,8 @@ public struct ScoreReport: Sendable, Codable, Hashable {
     public var boosted: BoostedWordErrorRates?
     /// The per-utterance biasing lists a biasing-list reference gave, summed over the scored utterances.
     public var biasingLists: BiasingListSummary?
+    /// WER and B-WER per value of ``ScoringOptions/breakdownField``, when one was asked for.
+    public var breakdown: Breakdown?
     /// Term recall/precision/F1, when terms were given.
     public var terms: TermAccuracyReport?
     /// Errors per template class slot, when templates were given.
@@ -99,7 +101,10 @@ public struct ScoreReport: Sendable, Codable, Hashable {
                 line("  <\(slot.className)>: \(slot.errors)/\(slot.occurrences) wrong (\(percent(slot.errorRate)))")
             }
         }
-        if speakers.count > 1 {
+        if let breakdown {
+            line()
+            line(breakdown.text)
+        } else if speakers.count > 1 {
             line()
             line("| Speaker          | Utts   | Words   | WER     |")
             line("|------------------|--------|---------|---------|")

@@ -32,7 +32,8 @@ public enum Scorer {
             [(reference, options.referenceFormat), (hypothesis, options.hypothesisFormat)],
             normalizer: options.normalizer)
         let (ref, hyp) = (transcripts[0], transcripts[1])
-        let run = try Evaluation(loader: loader, reference: ref, options: options)
+        var run = try Evaluation(loader: loader, reference: ref, options: options)
+        try run.readBreakdownLabels(from: reference)
         return run.report(try run.score(hyp))
     }
 
@@ -44,7 +45,8 @@ public enum Scorer {
         let loader = CorpusLoader(normalizer: options.normalizer)
         let ref = try loader.load(reference, path: "reference")
         let hyp = try loader.load(hypothesis, path: "hypothesis")
-        let run = try Evaluation(loader: loader, reference: ref, options: options)
+        var run = try Evaluation(loader: loader, reference: ref, options: options)
+        try run.readBreakdownLabels(from: nil)
         return run.report(try run.score(hyp))
     }
 
@@ -163,6 +165,8 @@ struct Evaluation {
     private let termCounter: TermCounter<Int32>
     private let termNames: [String]
     private let matcher: TemplateMatcher<Int32>?
+    /// Each reference utterance's value of ``ScoringOptions/breakdownField``; empty without a breakdown.
+    private var breakdownLabels: [String?] = []
 
     init(loader: CorpusLoader, reference: TokenizedTranscript, options: ScoringOptions) throws {
         self.loader = loader
@@ -194,6 +198,38 @@ struct Evaluation {
         // Interning may have grown the table, so size the lookup afterwards.
         boosted = [Bool](repeating: false, count: words.count)
         for id in boostedIDs { boosted[Int(id)] = true }
+    }
+
+    /// Reads each reference utterance's label for ``ScoringOptions/breakdownField``: the speaker from any format
+    /// that carries one, any other field from a JSON-lines reference (`file`; nil for in-memory utterances).
+    /// - Throws: ``ScoringError/unusableBreakdownField(path:field:reason:)`` when the reference cannot give it.
+    mutating func readBreakdownLabels(from file: URL?) throws {
+        guard let field = options.breakdownField else { return }
+        if field == "speaker" {
+            guard reference.speakers.contains(where: { $0 >= 0 }) else {
+                throw ScoringError.unusableBreakdownField(
+                    path: reference.path, field: field,
+                    reason: "no utterance has a speaker. A trn id gives one before its first '_' (spk1_utt3), an "
+                        + "stm line in its third column and a JSON-lines line in \"speaker\"")
+            }
+            breakdownLabels = reference.speakers.map { $0 >= 0 ? loader.speakers.string($0) : nil }
+            return
+        }
+        guard let file, reference.format == .jsonl else {
+            throw ScoringError.unusableBreakdownField(
+                path: reference.path, field: field,
+                reason: "only a JSON-lines reference (such as a Gambit manifest) has fields other than the speaker")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw ScoringError.unreadableFile(path: file.path, reason: error.localizedDescription)
+        }
+        let labels = try data.withUnsafeBytes { raw in
+            try RecordScanner.labels(raw.bindMemory(to: UInt8.self), field: field, path: reference.path)
+        }
+        breakdownLabels = reference.ids.map { labels[loader.ids.string($0)] }
     }
 
     /// Aligns every utterance of `hypothesis` that has a reference.
@@ -505,6 +541,17 @@ struct Evaluation {
             lists = summary
         }
 
+        var breakdown: Breakdown? = nil
+        if let field = options.breakdownField, !breakdownLabels.isEmpty {
+            let scored = 0..<corpus.counts.count
+            breakdown = Breakdown(
+                field: field, labels: scored.map { breakdownLabels[Int(corpus.referenceIndex[$0])] },
+                errors: corpus.counts.map(\.errors), referenceWords: corpus.counts.map(\.referenceWords),
+                boosted: hasBoosted
+                    ? (corpus.boostedErrors.map { Int($0) }, corpus.boostedReference.map { Int($0) }) : nil,
+                bootstrap: options.bootstrap)
+        }
+
         return ScoreReport(
             referenceFile: reference.path,
             hypothesisFile: corpus.path,
@@ -520,6 +567,7 @@ struct Evaluation {
             worstUtterances: worst,
             boosted: boostedRates,
             biasingLists: lists,
+            breakdown: breakdown,
             terms: termNames.isEmpty
                 ? nil : TermAccuracyReport(terms: termTotals, overall: TermCounter<Int32>.total(termTotals)),
             slots: slotTally?.report,

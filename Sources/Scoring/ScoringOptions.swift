@@ -37,6 +37,11 @@ public struct ScoringOptions: Sendable, Codable, Hashable {
     public var confusionPairLimit: Int
     /// Compute the character error rate.
     public var characterErrorRate: Bool
+    /// Break WER (and B-WER) down by this label, with bootstrap intervals: `speaker`, or any string field of a
+    /// JSON-lines reference (a Gambit manifest's `condition`, `split`…). `nil`: no breakdown.
+    public var breakdownField: String?
+    /// Resamples and seed of the breakdown's intervals.
+    public var bootstrap: BootstrapOptions
 
     public init(
         mode: AlignmentMode = .sclite,
@@ -50,7 +55,9 @@ public struct ScoringOptions: Sendable, Codable, Hashable {
         includeAlignedText: Bool = false,
         worstUtteranceCount: Int = 10,
         confusionPairLimit: Int = 50,
-        characterErrorRate: Bool = true
+        characterErrorRate: Bool = true,
+        breakdownField: String? = nil,
+        bootstrap: BootstrapOptions = .init()
     ) {
         self.mode = mode
         self.normalizer = normalizer
@@ -64,6 +71,8 @@ public struct ScoringOptions: Sendable, Codable, Hashable {
         self.worstUtteranceCount = worstUtteranceCount
         self.confusionPairLimit = confusionPairLimit
         self.characterErrorRate = characterErrorRate
+        self.breakdownField = breakdownField
+        self.bootstrap = bootstrap
     }
 }
 

@@ -241,6 +241,46 @@ enum RecordScanner {
                 + "would be read as a different id. Rename the utterance with letters, digits, '-', '_' or '.'.")
     }
 
+    /// Each utterance's value of the string field `field` in a JSON-lines file, by utterance id.
+    ///
+    /// Lines without the field (or with `null`) give no value. The lines were already read as a reference, so only
+    /// the field is checked here.
+    /// - Throws: ``ScoringError/unusableBreakdownField(path:field:reason:)`` when a line holds the field as a
+    ///   number, a boolean or a nested value (naming the line), or when no line has it (naming the fields that
+    ///   are there).
+    static func labels(
+        _ bytes: UnsafeBufferPointer<UInt8>, field: String, path: String
+    ) throws -> [String: String] {
+        var labels: [String: String] = [:]
+        var stringFields: Set<String> = []
+        try forEachLine(bytes) { start, end, line in
+            var parser = FlatJSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            guard let fields = try? parser.parseObject(), case .string(let id)? = fields["id"] else { return }
+            for (key, value) in fields { if case .string = value { stringFields.insert(key) } }
+            switch fields[field] {
+            case .string(let value)?: labels[id] = value
+            case nil, .null?: break
+            case .number(let number)?:
+                throw ScoringError.unusableBreakdownField(
+                    path: path, field: field,
+                    reason: "line \(line) (utterance '\(id)') holds it as the number \(number); a breakdown groups "
+                        + "by a string field such as speaker or condition")
+            case .bool?, .nested?:
+                throw ScoringError.unusableBreakdownField(
+                    path: path, field: field,
+                    reason: "line \(line) (utterance '\(id)') holds it as a boolean or nested value; a breakdown "
+                        + "groups by a string field such as speaker or condition")
+            }
+        }
+        if labels.isEmpty {
+            throw ScoringError.unusableBreakdownField(
+                path: path, field: field,
+                reason: "no line has it as a string; the string fields are "
+                    + stringFields.sorted().map { "\"\($0)\"" }.joined(separator: ", "))
+        }
+        return labels
+    }
+
     private static func scanJSONL(
         _ bytes: UnsafeBufferPointer<UInt8>, path: String, emit: (RawRecord) throws -> Void
     ) throws {

@@ -21,6 +21,8 @@ public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
     case mismatchedSystems(reason: String)
     /// Boosted words were given for the whole file and the reference carries its own list per utterance.
     case conflictingBiasingLists(reference: String)
+    /// The label a breakdown was asked for cannot be read from the reference.
+    case unusableBreakdownField(path: String, field: String, reason: String)
     /// Reference utterances have no hypothesis and the policy is ``MissingHypothesisPolicy/error``.
     case missingHypotheses(hypothesis: String, missing: Int, references: Int, sample: [String])
 
@@ -61,6 +63,8 @@ public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "utterance's list, or score a reference without lists."
         case .mismatchedSystems(let reason):
             return "cannot compare the systems: \(reason)"
+        case .unusableBreakdownField(let path, let field, let reason):
+            return "\(path): cannot break the scores down by \"\(field)\": \(reason)"
         }
     }
 }

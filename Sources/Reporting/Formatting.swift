@@ -32,6 +32,32 @@ enum Format {
         "[\(points(interval.lower)), \(points(interval.upper))]"
     }
 
+    /// A rate with its bootstrap interval in percent: `12.50% [8.10, 17.00]`; "no data" for `nil`.
+    static func rate(_ value: Double?, _ interval: RateInterval?) -> String {
+        guard let value else { return noData }
+        guard let interval else { return percent(value) }
+        return percent(value)
+            + " [\(String(format: "%.2f", interval.lower * 100)), \(String(format: "%.2f", interval.upper * 100))]"
+    }
+
+    /// The breakdowns of a corpus's systems worth a table: a label with at least two groups, in
+    /// ``Aggregation/breakdownFields`` order. Rows go by group, then by system in the run's order, so the systems
+    /// of one speaker sit together.
+    static func breakdowns(
+        of systems: [SystemResults]
+    ) -> [(field: String, rows: [(system: SystemResults, group: GroupRates)])] {
+        Aggregation.breakdownFields.compactMap { field in
+            let breakdowns = systems.compactMap { system in
+                system.breakdowns?.first { $0.field == field }.map { (system, $0) }
+            }
+            guard breakdowns.contains(where: { $0.1.groups.count > 1 }) else { return nil }
+            let rows = breakdowns.enumerated().flatMap { order, entry in
+                entry.1.groups.map { (order: order, system: entry.0, group: $0) }
+            }.sorted { ($0.group.label, $0.order) < ($1.group.label, $1.order) }
+            return (field, rows.map { ($0.system, $0.group) })
+        }
+    }
+
     /// Seconds with three decimals: `0.412 s`.
     static func seconds(_ value: Double?) -> String {
         value.map { String(format: "%.3f s", $0) } ?? "—"

@@ -70,6 +70,7 @@ public struct MarkdownReport: Sendable {
         }
         line()
         line("Δ in percentage points, customized − baseline (negative is better); ✱ significant at 95%.")
+        breakdowns(line)
         if !results.checks.isEmpty {
             line()
             line("### Checks")
@@ -96,6 +97,41 @@ public struct MarkdownReport: Sendable {
                     + "\(Format.decimal(t.peakResidentMegabytes, digits: 0)) MB | \(system.failures.failed) |")
         }
         return out
+    }
+
+    /// WER and B-WER per speaker, voice and condition: one folded block per corpus, one table per label.
+    private func breakdowns(_ line: (String) -> Void) {
+        var headed = false
+        for corpus in results.corpora {
+            let tables = Format.breakdowns(of: results.systems.filter { $0.corpus == corpus.name })
+            guard !tables.isEmpty else { continue }
+            if !headed {
+                line("")
+                line("### By speaker, voice and condition")
+                line("")
+                line("WER and B-WER with 95% bootstrap intervals over each group's utterances, in percent.")
+                headed = true
+            }
+            line("")
+            line(
+                "<details><summary>\(Self.inline(corpus.name)): by "
+                    + tables.map(\.field).joined(separator: ", ") + "</summary>")
+            for table in tables {
+                line("")
+                line("| \(table.field.capitalized) | System | Utts | WER [95% CI] | B-WER [95% CI] |")
+                line("|---|---|---:|---:|---:|")
+                for (system, group) in table.rows {
+                    line(
+                        "| \(Self.inline(group.label)) | \(Self.inline(Format.systemName(system))) | "
+                            + "\(group.utterances) | \(Format.rate(group.wordErrorRate, group.wordErrorRateInterval)) | "
+                            + (group.boostedReferenceWords == nil
+                                ? "—" : Format.rate(group.boostedWordErrorRate, group.boostedWordErrorRateInterval))
+                            + " |")
+                }
+            }
+            line("")
+            line("</details>")
+        }
     }
 
     private func cell(_ text: String) -> String {

@@ -12,6 +12,7 @@ public enum Aggregation {
     ///   - index: Position in the corpus manifest.
     ///   - audioPath: Audio file path.
     ///   - speaker: Speaker, when known.
+    ///   - condition: Recording condition, when known.
     ///   - reference: Reference transcript as written.
     ///   - hypothesis: Final hypothesis (empty when decoding failed).
     ///   - boostedWords: The system's boosted words (see ``boostedWords(for:in:)``).
@@ -19,8 +20,8 @@ public enum Aggregation {
     /// - Returns: A record with alignment, counts, character errors and boosted-word counts; timing fields are zero
     ///   for the caller to fill.
     public static func record(
-        id: String, index: Int, audioPath: String, speaker: String? = nil, reference: String, hypothesis: String,
-        boostedWords: [String] = [], settings: RunSettings
+        id: String, index: Int, audioPath: String, speaker: String? = nil, condition: String? = nil,
+        reference: String, hypothesis: String, boostedWords: [String] = [], settings: RunSettings
     ) -> UtteranceRecord {
         let ref = settings.normalizer.normalize(reference)
         let hyp = settings.normalizer.normalize(hypothesis)
@@ -28,8 +29,9 @@ public enum Aggregation {
         let refText = ref.joined(separator: " ")
         let hypText = hyp.joined(separator: " ")
         var record = UtteranceRecord(
-            id: id, index: index, audioPath: audioPath, speaker: speaker, reference: reference, hypothesis: hypothesis,
-            alignment: alignment.pairs, counts: alignment.counts, referenceCharacters: refText.unicodeScalars.count,
+            id: id, index: index, audioPath: audioPath, speaker: speaker, condition: condition, reference: reference,
+            hypothesis: hypothesis, alignment: alignment.pairs, counts: alignment.counts,
+            referenceCharacters: refText.unicodeScalars.count,
             characterErrors: Aligner.characterDistance(reference: refText, hypothesis: hypText))
         let boosted = normalizedWords(boostedWords, settings.normalizer)
         if !boosted.isEmpty {
@@ -237,6 +239,7 @@ extension RunResults {
                 decodeWallSeconds: system.timing.decodeWallSeconds,
                 peakResidentMegabytes: system.timing.peakResidentMegabytes)
             system.failures = FailureCounts(system.utterances)
+            system.breakdowns = Aggregation.breakdowns(of: system.utterances, bootstrap: run.settings.bootstrap)
             copy.systems[index] = system
         }
         copy.comparisons = copy.systems.compactMap { system in

@@ -168,7 +168,7 @@ extension RunResults {
     ///
     /// Masks private variants' boosted words, multi-word terms and template class values, and those words wherever
     /// they occur: references, hypotheses, alignments, word timings, term tables, latency keys, utterance ids,
-    /// audio paths, speakers, failure and check messages, in every system (a private name recognized on another
+    /// audio paths, speakers, conditions, breakdown labels, failure and check messages, in every system (a private name recognized on another
     /// corpus is masked too). Names are masked the same way wherever they appear: the suite's name and path, the
     /// names of corpora, variants and recognizers and every training file's path, so that a heading, a table or a
     /// `trn`/`ctm` file name does not print a private term; distinct names stay distinct (see
@@ -232,11 +232,18 @@ extension RunResults {
                 for t in terms.terms.indices { terms.terms[t].term = masker.phrase(terms.terms[t].term) }
                 system.metrics.terms = terms
             }
+            // Breakdown labels are speakers and conditions, masked as the records' are.
+            system.breakdowns = system.breakdowns?.map { breakdown in
+                var b = breakdown
+                for g in b.groups.indices { b.groups[g].label = masker.fragment(b.groups[g].label) }
+                return b
+            }
             system.utterances = system.utterances.map { record in
                 var r = record
                 r.id = names.utterance(r.id)
                 r.audioPath = masker.fragment(r.audioPath)
                 r.speaker = r.speaker.map(masker.fragment)
+                r.condition = r.condition.map(masker.fragment)
                 r.reference = masker.text(r.reference)
                 r.hypothesis = masker.text(r.hypothesis)
                 r.failure = r.failure.map(masker.fragment)

@@ -26,10 +26,14 @@ public struct SystemResults: Codable, Sendable, Equatable {
     public var timing: SystemTiming
     /// Derived from ``utterances``.
     public var failures: FailureCounts
+    /// WER and B-WER per speaker, voice and condition, with bootstrap intervals
+    /// (``Aggregation/breakdowns(of:bootstrap:)``); only labels some utterance has. `nil` in results written
+    /// before breakdowns existed, until their aggregates are recomputed.
+    public var breakdowns: [Breakdown]?
 
     public init(
         corpus: String, mode: SystemMode, variant: String? = nil, recognizer: String? = nil, metrics: SystemMetrics,
-        utterances: [UtteranceRecord], timing: SystemTiming, failures: FailureCounts
+        utterances: [UtteranceRecord], timing: SystemTiming, failures: FailureCounts, breakdowns: [Breakdown]? = nil
     ) {
         self.corpus = corpus
         self.mode = mode
@@ -39,6 +43,7 @@ public struct SystemResults: Codable, Sendable, Equatable {
         self.utterances = utterances
         self.timing = timing
         self.failures = failures
+        self.breakdowns = breakdowns
     }
 
     /// `corpus/mode`, `corpus/customized/variant` or `corpus/baseline@recognizer`: a unique, readable name.
@@ -88,6 +93,8 @@ public struct UtteranceRecord: Codable, Sendable, Equatable {
     /// The audio file, relative to the suite's folder (`..` steps for a folder a corpus allows outside it).
     public var audioPath: String
     public var speaker: String?
+    /// The recording condition from the manifest (`clean`, `noise:15`, `telephone`…), when known.
+    public var condition: String?
     /// The reference transcript as written in the corpus.
     public var reference: String
     /// The recognizer's final transcript; empty when the utterance failed.
@@ -117,8 +124,9 @@ public struct UtteranceRecord: Codable, Sendable, Equatable {
     public var crashed: Bool
 
     public init(
-        id: String, index: Int, audioPath: String, speaker: String? = nil, reference: String, hypothesis: String,
-        alignment: [AlignedPair], counts: ErrorCounts, referenceCharacters: Int = 0, characterErrors: Int = 0,
+        id: String, index: Int, audioPath: String, speaker: String? = nil, condition: String? = nil,
+        reference: String, hypothesis: String, alignment: [AlignedPair], counts: ErrorCounts,
+        referenceCharacters: Int = 0, characterErrors: Int = 0,
         boostedErrors: Int? = nil, boostedReferenceWords: Int? = nil, decodeSeconds: Double = 0,
         audioSeconds: Double = 0, latency: StreamingLatency? = nil, words: [WordTiming]? = nil,
         customization: CustomizationStatus = .notRequested,
@@ -128,6 +136,7 @@ public struct UtteranceRecord: Codable, Sendable, Equatable {
         self.index = index
         self.audioPath = audioPath
         self.speaker = speaker
+        self.condition = condition
         self.reference = reference
         self.hypothesis = hypothesis
         self.alignment = alignment

@@ -79,7 +79,10 @@ public enum Fixture {
             let id = "\(corpus)-\(String(format: "%03ld", index + 1))"
             var record = Aggregation.record(
                 id: id, index: index, audioPath: "audio/\(corpus)/\(id).wav",
-                speaker: index % 2 == 0 ? "spk-a" : "spk-b", reference: line.reference,
+                // Two synthetic voices and a recorded speaker named after a private term, so breakdowns by
+                // speaker, voice and condition all have groups, and a label has something to mask.
+                speaker: ["flite:slt", "espeak:en-us+f3", "siobhan"][index % 3],
+                condition: index % 2 == 0 ? "clean" : "telephone", reference: line.reference,
                 hypothesis: line.hypothesis ?? "", settings: settings)
             record.audioSeconds = 1.5 + Double(index % 4) * 0.5
             record.decodeSeconds = record.audioSeconds * (mode == .customized ? 0.375 : 0.25)

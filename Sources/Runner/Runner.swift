@@ -270,7 +270,8 @@ public final class Runner {
                 guard let response = done[item.request.key] else { continue }
                 var record = Aggregation.record(
                     id: item.entry.id, index: item.index, audioPath: suite.reportedPath(item.entry.audio),
-                    speaker: item.entry.speaker, reference: item.entry.text, hypothesis: response.hypothesis,
+                    speaker: item.entry.speaker, condition: item.entry.condition, reference: item.entry.text,
+                    hypothesis: response.hypothesis,
                     settings: settings)
                 record.decodeSeconds = response.decodeSeconds
                 record.audioSeconds = response.audioSeconds

@@ -90,6 +90,12 @@ enum HTMLAssets {
         font-size:12.5px;word-break:break-all}
         footer{color:var(--muted);font-size:12px;text-align:center;padding:24px 0 36px}
         .note{color:var(--muted);font-size:12.5px;margin:8px 0 0}
+        table.sortable{margin-top:12px;table-layout:fixed}
+        table.sortable th:nth-child(1){width:24%}table.sortable th:nth-child(2){width:18%}
+        table.sortable th{cursor:pointer;user-select:none}
+        table.sortable th:hover{color:var(--accent)}
+        table.sortable th[aria-sort=ascending]::after{content:" ▲";font-size:9px}
+        table.sortable th[aria-sort=descending]::after{content:" ▼";font-size:9px}
         """
 
     static let script = """
@@ -116,6 +122,37 @@ enum HTMLAssets {
             control.addEventListener('change', apply);
           });
           apply();
+          // Sortable tables: a cell's data-sort is its numeric value ("" for no data, always last); other cells
+          // sort as text. Ties keep the rendered order (data-order).
+          Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), function (table) {
+            var headers = Array.prototype.slice.call(table.querySelectorAll('thead th'));
+            headers.forEach(function (header, column) {
+              header.addEventListener('click', function () {
+                var descending = header.getAttribute('aria-sort') === 'ascending';
+                headers.forEach(function (other) { other.removeAttribute('aria-sort'); });
+                header.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
+                var body = table.tBodies[0];
+                var rows = Array.prototype.slice.call(body.rows);
+                function key(row) {
+                  var cell = row.cells[column];
+                  if (!cell.hasAttribute('data-sort')) { return cell.textContent; }
+                  var text = cell.getAttribute('data-sort');
+                  return text === '' ? null : parseFloat(text);
+                }
+                rows.sort(function (a, b) {
+                  var x = key(a), y = key(b);
+                  if (x === null || y === null) {
+                    if (x !== y) { return x === null ? 1 : -1; }
+                  } else if (x !== y) {
+                    var order = typeof x === 'number' ? x - y : x.localeCompare(y);
+                    return descending ? -order : order;
+                  }
+                  return a.dataset.order - b.dataset.order;
+                });
+                rows.forEach(function (row) { body.appendChild(row); });
+              });
+            });
+          });
           document.body.dataset.ready = '1';
         })();
         """

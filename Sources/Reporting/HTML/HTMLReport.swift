@@ -71,7 +71,7 @@ public struct HTMLReport: Sendable {
         out += "<nav class=\"toc\"><div class=\"wrap\">"
         for (anchor, title) in [
             ("summary", "Summary"), ("checks", "Checks"), ("charts", "Charts"), ("cost", "Latency & cost"),
-            ("terms", "Terms"), ("utterances", "Utterances"), ("run", "Run"),
+            ("terms", "Terms"), ("breakdowns", "By speaker"), ("utterances", "Utterances"), ("run", "Run"),
         ] {
             out += "<a href=\"#\(anchor)\">\(title)</a>"
         }
@@ -81,6 +81,7 @@ public struct HTMLReport: Sendable {
         out += charts()
         out += cost()
         out += terms()
+        out += breakdowns()
         out += utterances()
         out += provenance()
         out +=
@@ -399,6 +400,54 @@ public struct HTMLReport: Sendable {
             out += "</div>"
         }
         if !any { out += "<p class=\"note\">No terms were scored.</p>" }
+        return out + "</section>\n"
+    }
+
+    /// WER and B-WER per speaker, voice and condition: one card per corpus, one sortable table per label (click a
+    /// heading to sort by it; rates sort by value, "no data" last).
+    func breakdowns() -> String {
+        var out = "<section id=\"breakdowns\"><h2>By speaker, voice and condition</h2>"
+        var any = false
+        for corpus in results.corpora {
+            let tables = Format.breakdowns(of: results.systems.filter { $0.corpus == corpus.name })
+            guard !tables.isEmpty else { continue }
+            any = true
+            out += "<div class=\"card\"><div class=\"card-head\"><h3>\(e(corpus.name))</h3>"
+            out += "<span class=\"sub\">WER and B-WER with 95% bootstrap intervals over each group's utterances"
+            out += " · click a heading to sort</span></div>"
+            for table in tables {
+                out += "<table class=\"sortable\" data-field=\"\(e(table.field))\"><thead><tr>"
+                out += "<th scope=\"col\" aria-sort=\"ascending\">\(e(table.field.capitalized))</th>"
+                out += "<th scope=\"col\">System</th><th scope=\"col\" class=\"num\">Utterances</th>"
+                out += "<th scope=\"col\" class=\"num\">Words</th><th scope=\"col\" class=\"num\">WER · 95% CI</th>"
+                out += "<th scope=\"col\" class=\"num\">B-WER · 95% CI</th></tr></thead><tbody>"
+                for (order, row) in table.rows.enumerated() {
+                    let (system, group) = row
+                    func rate(_ value: Double?, _ interval: RateInterval?, measured: Bool) -> String {
+                        guard measured else { return "<td class=\"num\" data-sort=\"\">—</td>" }
+                        guard let value else { return "<td class=\"num\" data-sort=\"\">\(Format.noData)</td>" }
+                        let ci = interval.map {
+                            "<span class=\"ci\">[\(Format.percent($0.lower)), \(Format.percent($0.upper))]</span>"
+                        }
+                        return "<td class=\"num\" data-sort=\"\(value)\">\(Format.percent(value))\(ci ?? "")</td>"
+                    }
+                    out +=
+                        "<tr data-order=\"\(order)\"><td>\(e(group.label))</td><td>\(e(Format.systemName(system)))</td>"
+                    out += "<td class=\"num\" data-sort=\"\(group.utterances)\">\(group.utterances)</td>"
+                    out += "<td class=\"num\" data-sort=\"\(group.referenceWords)\">\(group.referenceWords)</td>"
+                    out += rate(group.wordErrorRate, group.wordErrorRateInterval, measured: true)
+                    out += rate(
+                        group.boostedWordErrorRate, group.boostedWordErrorRateInterval,
+                        measured: group.boostedReferenceWords != nil)
+                    out += "</tr>"
+                }
+                out += "</tbody></table>"
+            }
+            out += "</div>"
+        }
+        if !any {
+            out += "<p class=\"note\">No corpus has two or more speakers, voices or conditions to compare.</p>"
+        }
         return out + "</section>\n"
     }
 

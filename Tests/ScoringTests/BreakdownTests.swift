@@ -93,6 +93,10 @@ struct BreakdownTests {
         #expect(group.wordErrorRateInterval?.lower == 0.25)
         #expect(group.wordErrorRateInterval?.upper == 0.25)
         #expect(breakdown.unlabelled == 1)
+        // One utterance: every draw is that utterance, so there is no interval to give.
+        let single = Breakdown(field: "speaker", labels: ["x"], errors: [1], referenceWords: [4])
+        #expect(single.groups[0].wordErrorRate == 0.25)
+        #expect(single.groups[0].wordErrorRateInterval == nil)
     }
 
     @Test("A group's interval does not depend on which other groups exist")

@@ -72,6 +72,7 @@ public struct GroupRates: Sendable, Codable, Hashable {
     public var errors: Int
     /// nil ("no data") when the group has no reference word.
     public var wordErrorRate: Double?
+    /// nil when the rate is no data or the group has a single utterance.
     public var wordErrorRateInterval: RateInterval?
     /// Boosted reference words, when the system has boosted words.
     public var boostedReferenceWords: Int?
@@ -103,9 +104,10 @@ struct RateSample {
     var totalWords: Int { words.reduce(0, +) }
     var rate: Double? { Rates.measured(totalErrors, over: totalWords) }
 
-    /// nil when the rate itself is no data or no resample is asked for.
+    /// nil when the rate itself is no data, no resample is asked for, or the group has one utterance (every draw
+    /// would be that utterance: an interval of no width that says nothing about the spread).
     func interval(_ options: BootstrapOptions, seed: UInt64) -> RateInterval? {
-        guard rate != nil, options.resamples > 0 else { return nil }
+        guard rate != nil, options.resamples > 0, words.count > 1 else { return nil }
         var generator = SplitMix64(seed: seed)
         let n = UInt64(words.count)
         var rates: [Double] = []

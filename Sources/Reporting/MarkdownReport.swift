@@ -114,7 +114,8 @@ public struct MarkdownReport: Sendable {
             }
             line("")
             line(
-                "<details><summary>\(Self.inline(corpus.name)): by "
+                // Inside raw HTML Markdown escapes do not apply, so the name is escaped as HTML.
+                "<details><summary>\(Format.escape(Self.oneLine(corpus.name))): by "
                     + tables.map(\.field).joined(separator: ", ") + "</summary>")
             for table in tables {
                 line("")
@@ -151,7 +152,7 @@ public struct MarkdownReport: Sendable {
     }
 
     /// The text on one line: control characters (line breaks, tabs) become spaces.
-    private static func oneLine(_ text: String) -> String {
+    static func oneLine(_ text: String) -> String {
         String(
             String.UnicodeScalarView(
                 text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))

@@ -232,10 +232,19 @@ extension RunResults {
                 for t in terms.terms.indices { terms.terms[t].term = masker.phrase(terms.terms[t].term) }
                 system.metrics.terms = terms
             }
-            // Breakdown labels are speakers and conditions, masked as the records' are.
+            // Breakdown labels are speakers and conditions, masked as the records' are. An interval's seed is
+            // derived from its label, so it is derived again from the masked one: the original would let a
+            // reader test guesses of a private name.
+            let baseSeed = run.settings.bootstrap.seed
             system.breakdowns = system.breakdowns?.map { breakdown in
                 var b = breakdown
-                for g in b.groups.indices { b.groups[g].label = masker.fragment(b.groups[g].label) }
+                for g in b.groups.indices {
+                    let label = masker.fragment(b.groups[g].label)
+                    let seed = Breakdown.seed(base: baseSeed, field: b.field, label: label)
+                    b.groups[g].label = label
+                    b.groups[g].wordErrorRateInterval?.seed = seed
+                    b.groups[g].boostedWordErrorRateInterval?.seed = Breakdown.boostedSeed(seed)
+                }
                 return b
             }
             system.utterances = system.utterances.map { record in

@@ -74,7 +74,8 @@ public enum Scorer {
                 (systemB, options.hypothesisFormat),
             ], normalizer: options.normalizer)
         let (ref, a, b) = (transcripts[0], transcripts[1], transcripts[2])
-        let run = try Evaluation(loader: loader, reference: ref, options: options)
+        var run = try Evaluation(loader: loader, reference: ref, options: options)
+        try run.readBreakdownLabels(from: reference)
         return run.compare(try run.score(a), try run.score(b), bootstrap: bootstrap)
     }
 
@@ -90,7 +91,8 @@ public enum Scorer {
         let ref = try loader.load(reference, path: "reference")
         let a = try loader.load(systemA, path: "systemA")
         let b = try loader.load(systemB, path: "systemB")
-        let run = try Evaluation(loader: loader, reference: ref, options: options)
+        var run = try Evaluation(loader: loader, reference: ref, options: options)
+        try run.readBreakdownLabels(from: nil)
         return run.compare(try run.score(a), try run.score(b), bootstrap: bootstrap)
     }
 }

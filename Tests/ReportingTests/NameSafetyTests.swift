@@ -117,6 +117,11 @@ struct NameSafetyTests {
         let html = HTMLReport(results).render()
         #expect(!html.contains("<b>x</b>"))
         #expect(html.contains("&lt;b&gt;x&lt;/b&gt; &amp; &quot;q&quot;"))
+        // The Markdown summary's folded breakdowns put the corpus name inside raw HTML, where Markdown's
+        // escapes do not apply: it is escaped as HTML there.
+        let markdown = MarkdownReport(results).render()
+        #expect(!markdown.contains("<b>x</b>"))
+        #expect(markdown.contains("<details><summary>&lt;b&gt;x&lt;/b&gt; &amp; &quot;q&quot;  tab: by speaker"))
 
         let directory = try temporaryDirectory("junit-names")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -69,8 +69,14 @@ struct RunBreakdownTests {
         let redacted = Fixture.results().redactingPrivateTerms()
         let json = String(decoding: try redacted.jsonData(), as: UTF8.self)
         #expect(!json.contains("siobhan"))
-        let speakers = try #require(redacted.systems[0].breakdowns?.first?.groups.map(\.label))
-        #expect(speakers.contains { $0.hasPrefix("‹") })
+        let groups = try #require(redacted.systems[0].breakdowns?.first?.groups)
+        let masked = try #require(groups.first { $0.label.hasPrefix("‹") })
+        // The interval's seed is derived from the label, so it is derived again from the masked one.
+        let seed = Breakdown.seed(base: Fixture.settings.bootstrap.seed, field: "speaker", label: masked.label)
+        #expect(masked.wordErrorRateInterval?.seed == seed)
+        #expect(masked.boostedWordErrorRateInterval?.seed == Breakdown.boostedSeed(seed))
+        let original = Breakdown.seed(base: Fixture.settings.bootstrap.seed, field: "speaker", label: "siobhan")
+        #expect(!json.contains(String(original)))
     }
 
     @Test("Results written before breakdowns existed still read, and get them when recomputed")

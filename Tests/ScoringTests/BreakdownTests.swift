@@ -109,6 +109,23 @@ struct BreakdownTests {
         #expect(interval.lower < interval.upper)
     }
 
+    @Test("Numeric ids label their utterances as string ids do")
+    func numericIDs() throws {
+        let reference = try write(
+            """
+            {"id": 17, "text": "good morning", "condition": "clean"}
+            {"id": 18, "text": "see you later", "condition": "noisy"}
+
+            """, "numeric.jsonl")
+        let hypothesis = try write("17 good morning\n18 see you\n", "numeric.txt")
+        let report = try Scorer.score(
+            reference: reference, hypothesis: hypothesis, options: ScoringOptions(breakdownField: "condition"))
+        let groups = try #require(report.breakdown?.groups)
+        #expect(groups.map(\.label) == ["clean", "noisy"])
+        #expect(groups.map(\.errors) == [0, 1])
+        #expect(report.breakdown?.unlabelled == 0)
+    }
+
     @Test("A field the reference cannot give is an error naming the file and what is there")
     func unusableFields() throws {
         let reference = try write(Self.manifest, "manifest.jsonl")

@@ -255,7 +255,8 @@ enum RecordScanner {
         var stringFields: Set<String> = []
         try forEachLine(bytes) { start, end, line in
             var parser = FlatJSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]))
-            guard let fields = try? parser.parseObject(), case .string(let id)? = fields["id"] else { return }
+            // Ids as the reference reader takes them: a string, or a number as written.
+            guard let fields = try? parser.parseObject(), let id = fields["id"]?.text else { return }
             for (key, value) in fields { if case .string = value { stringFields.insert(key) } }
             switch fields[field] {
             case .string(let value)?: labels[id] = value

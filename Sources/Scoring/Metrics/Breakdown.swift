@@ -37,7 +37,7 @@ public struct Breakdown: Sendable, Codable, Hashable {
         }
         let groups = members.keys.sorted().map { label -> GroupRates in
             let indices = members[label]!
-            let seed = bootstrap.seed ^ Self.stableHash(field + "\u{0}" + label)
+            let seed = Self.seed(base: bootstrap.seed, field: field, label: label)
             let words = RateSample(errors: indices.map { errors[$0] }, words: indices.map { referenceWords[$0] })
             let boostedWords = boosted.map { boosted in
                 RateSample(
@@ -48,11 +48,21 @@ public struct Breakdown: Sendable, Codable, Hashable {
                 wordErrorRate: words.rate, wordErrorRateInterval: words.interval(bootstrap, seed: seed),
                 boostedReferenceWords: boostedWords?.totalWords, boostedErrors: boostedWords?.totalErrors,
                 boostedWordErrorRate: boostedWords?.rate,
-                boostedWordErrorRateInterval: boostedWords?.interval(bootstrap, seed: seed ^ 0xB00)
+                boostedWordErrorRateInterval: boostedWords?.interval(bootstrap, seed: Self.boostedSeed(seed))
             )
         }
         self.init(field: field, groups: groups, unlabelled: unlabelled)
     }
+
+    /// The seed of a group's WER interval: the run's seed mixed with the label, so a group's interval does not
+    /// depend on the other groups. A report that masks labels must re-derive it from the masked label, since the
+    /// seed of a private label would let a reader test guesses of it.
+    public static func seed(base: UInt64, field: String, label: String) -> UInt64 {
+        base ^ stableHash(field + "\u{0}" + label)
+    }
+
+    /// The seed of a group's B-WER interval, from its WER interval's seed.
+    public static func boostedSeed(_ seed: UInt64) -> UInt64 { seed ^ 0xB00 }
 
     /// FNV-1a over the UTF-8 bytes: the same on every run and platform, unlike `Hasher`.
     static func stableHash(_ text: String) -> UInt64 {
@@ -141,7 +151,7 @@ extension Breakdown {
         let hasBoosted = groups.contains { $0.boostedReferenceWords != nil }
         let width = max(field.count, groups.map(\.label.count).max() ?? 0, 5)
         func row(_ cells: [String]) -> String {
-            "| " + cells[0].padding(toLength: width, withPad: " ", startingAt: 0) + " | "
+            "| " + cells[0] + String(repeating: " ", count: max(0, width - cells[0].count)) + " | "
                 + cells.dropFirst().enumerated().map { index, cell in
                     let widths = [6, 7, 26, 26]
                     return String(repeating: " ", count: max(0, widths[index] - cell.count)) + cell

@@ -65,6 +65,19 @@ enum RecordScanner {
         }
     }
 
+    /// Calls `body` for each line that holds more than whitespace, with the line's first non-blank byte, its end
+    /// (trailing whitespace trimmed) and its 1-based number.
+    static func forEachContentLine(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ body: (_ first: Int, _ end: Int, _ line: Int) throws -> Void
+    ) rethrows {
+        try forEachLine(bytes) { start, end, line in
+            var first = start
+            while first < end && isSpace(bytes[first]) { first += 1 }
+            if first < end { try body(first, end, line) }
+        }
+    }
+
     /// Throws if `bytes[start..<end]` holds a non-ASCII byte and is not valid UTF-8.
     @inline(__always)
     static func validateUTF8(
@@ -87,10 +100,7 @@ enum RecordScanner {
     private static func scanTRN(
         _ bytes: UnsafeBufferPointer<UInt8>, path: String, emit: (RawRecord) throws -> Void
     ) throws {
-        try forEachLine(bytes) { start, end, line in
-            var first = start
-            while first < end && isSpace(bytes[first]) { first += 1 }
-            if first == end { return }
+        try forEachContentLine(bytes) { first, end, line in
             if end - first >= 2 && bytes[first] == UInt8(ascii: ";") && bytes[first + 1] == UInt8(ascii: ";") {
                 return
             }
@@ -129,10 +139,7 @@ enum RecordScanner {
     private static func scanKaldi(
         _ bytes: UnsafeBufferPointer<UInt8>, path: String, emit: (RawRecord) throws -> Void
     ) throws {
-        try forEachLine(bytes) { start, end, line in
-            var first = start
-            while first < end && isSpace(bytes[first]) { first += 1 }
-            if first == end { return }
+        try forEachContentLine(bytes) { first, end, line in
             var idEnd = first
             while idEnd < end && !isSpace(bytes[idEnd]) { idEnd += 1 }
             var textStart = idEnd
@@ -150,10 +157,7 @@ enum RecordScanner {
     private static func scanBiasingLists(
         _ bytes: UnsafeBufferPointer<UInt8>, path: String, emit: (RawRecord) throws -> Void
     ) throws {
-        try forEachLine(bytes) { start, end, line in
-            var first = start
-            while first < end && isSpace(bytes[first]) { first += 1 }
-            if first == end { return }
+        try forEachContentLine(bytes) { first, end, line in
             try validateUTF8(bytes, first, end, path: path, line: line) { nil }
             var columns: [Range<Int>] = []
             var columnStart = first
@@ -253,8 +257,8 @@ enum RecordScanner {
     ) throws -> [String: String] {
         var labels: [String: String] = [:]
         var stringFields: Set<String> = []
-        try forEachLine(bytes) { start, end, line in
-            var parser = FlatJSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        try forEachContentLine(bytes) { first, end, line in
+            var parser = FlatJSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[first..<end]))
             // Ids as the reference reader takes them: a string, or a number as written.
             guard let fields = try? parser.parseObject(), let id = fields["id"]?.text else { return }
             for (key, value) in fields { if case .string = value { stringFields.insert(key) } }
@@ -285,10 +289,7 @@ enum RecordScanner {
     private static func scanJSONL(
         _ bytes: UnsafeBufferPointer<UInt8>, path: String, emit: (RawRecord) throws -> Void
     ) throws {
-        try forEachLine(bytes) { start, end, line in
-            var first = start
-            while first < end && isSpace(bytes[first]) { first += 1 }
-            if first == end { return }
+        try forEachContentLine(bytes) { first, end, line in
             try validateUTF8(bytes, first, end, path: path, line: line) { nil }
             var parser = FlatJSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[first..<end]))
             let fields: [String: FlatJSONParser.Value]

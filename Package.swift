@@ -124,6 +124,7 @@ let package = Package(
             name: "RunnerTests",
             dependencies: [
                 "Runner", "Results", "ResultsFixtures", "Reporting", "Tuning", "NGram", "LanguageModel", "Recognition",
+                "Scoring",
                 "GambitTestSupport",
             ]),
         .testTarget(

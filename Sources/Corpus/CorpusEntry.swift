@@ -21,10 +21,15 @@ public struct CorpusEntry: Codable, Sendable, Hashable {
     public var condition: String?
     /// Length of the audio in seconds, when the manifest states it.
     public var duration: Double?
+    /// The utterance's own biasing list, as the contextual-biasing literature publishes its test sets (Le et al.,
+    /// Interspeech 2021): the words of its reference that are biased plus distractors. When a corpus's entries
+    /// carry lists, B-WER and U-WER are scored per utterance: a word is biased when it is on the utterance's list
+    /// and in its reference. `nil` when the manifest gives none (the variant's boosted words are scored instead).
+    public var boosted: [String]?
 
     public init(
         id: String, audio: URL, text: String, speaker: String? = nil, split: String? = nil,
-        condition: String? = nil, duration: Double? = nil
+        condition: String? = nil, duration: Double? = nil, boosted: [String]? = nil
     ) {
         self.id = id
         self.audio = audio
@@ -33,6 +38,7 @@ public struct CorpusEntry: Codable, Sendable, Hashable {
         self.split = split
         self.condition = condition
         self.duration = duration
+        self.boosted = boosted
     }
 }
 
@@ -77,6 +83,7 @@ extension CorpusEntry {
     func composed() -> CorpusEntry {
         var entry = self
         entry.text = Normalizer.composed(text)
+        entry.boosted = boosted?.map(Normalizer.composed)
         return entry
     }
 }

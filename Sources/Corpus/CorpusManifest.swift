@@ -5,7 +5,8 @@ import StrictYAML
 ///
 /// Three formats are read:
 /// - **JSON lines** (`.jsonl`): one object per line with `id`, `audio` and `text`, and optionally `speaker`,
-///   `split`, `condition` and `duration`.
+///   `split`, `condition`, `duration` and `boosted` (the utterance's biasing list, a JSON list of strings; when
+///   one line has it, every line must, so that a corpus is scored by one rule).
 /// - **NeMo** manifests: one object per line with `audio_filepath`, `text` and `duration`; the id is the audio
 ///   file's name without its extension.
 /// - **sclite `trn`**: lines `text (id)`, with the audio in a folder as `id.wav` (or `id.flac`).
@@ -17,7 +18,8 @@ public enum CorpusManifest {
     public enum Format: String, Sendable, CaseIterable, CustomStringConvertible {
         /// Decide from the file name (`.trn`) or the keys on the first line.
         case auto
-        /// Gambit's JSON lines: `id`, `audio`, `text`, optional `speaker`, `split`, `condition`, `duration`.
+        /// Gambit's JSON lines: `id`, `audio`, `text`, optional `speaker`, `split`, `condition`, `duration`,
+        /// `boosted`.
         case jsonl
         /// NeMo's JSON lines: `audio_filepath`, `text`, `duration`.
         case nemo
@@ -52,6 +54,7 @@ public enum CorpusManifest {
 
         var entries: [CorpusEntry] = []
         var firstLineOfID: [String: Int] = [:]
+        var firstEntry: (Int, CorpusEntry)? = nil
         for (number, line) in lines {
             let entry: CorpusEntry
             switch resolved {
@@ -79,13 +82,24 @@ public enum CorpusManifest {
                 throw .duplicateID(path: path, line: number, id: entry.id, firstLine: first)
             }
             firstLineOfID[entry.id] = number
+            // Per-utterance lists change how B-WER is counted; a corpus scored half one way and half the other
+            // would report a rate that is neither, so a list on some lines only is an error naming the first
+            // line that breaks the pattern.
+            if let (firstNumber, firstEntry) = firstEntry, (firstEntry.boosted == nil) != (entry.boosted == nil) {
+                let (with, without) = entry.boosted == nil ? (firstNumber, number) : (number, firstNumber)
+                throw .malformedLine(
+                    path: path, line: without,
+                    detail: "no \"boosted\" list, while line \(with) has one; when a corpus carries per-utterance "
+                        + "biasing lists every line needs one (write [] for an utterance with none)")
+            }
+            if firstEntry == nil { firstEntry = (number, entry) }
             entries.append(entry.composed())
         }
         return entries
     }
 
     /// Writes entries as Gambit JSON lines, one object per line with keys in a fixed order
-    /// (`id`, `audio`, `text`, `speaker`, `split`, `condition`, `duration`), leaving out absent ones.
+    /// (`id`, `audio`, `text`, `speaker`, `split`, `condition`, `duration`, `boosted`), leaving out absent ones.
     ///
     /// Audio files inside the manifest's folder are written as paths relative to it, so the corpus folder can
     /// be moved; others keep their absolute path.
@@ -120,6 +134,9 @@ public enum CorpusManifest {
             if let duration = entry.duration, duration.isFinite {
                 // Milliseconds are plenty, and rounding keeps the file identical across runs and machines.
                 fields.append(("duration", "\((duration * 1000).rounded() / 1000)"))
+            }
+            if let boosted = entry.boosted {
+                fields.append(("boosted", "[" + boosted.map(jsonString).joined(separator: ", ") + "]"))
             }
             text += "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}\n"
         }
@@ -166,11 +183,12 @@ public enum CorpusManifest {
             speaker: try optionalString(object, "speaker", path: path, line: number),
             split: try optionalString(object, "split", path: path, line: number),
             condition: try optionalString(object, "condition", path: path, line: number),
-            duration: try optionalNumber(object, "duration", path: path, line: number))
+            duration: try optionalNumber(object, "duration", path: path, line: number),
+            boosted: try optionalStrings(object, "boosted", path: path, line: number))
     }
 
     /// The keys of a line of Gambit's JSON-lines manifest.
-    static let jsonKeys = ["id", "audio", "text", "speaker", "split", "condition", "duration"]
+    static let jsonKeys = ["id", "audio", "text", "speaker", "split", "condition", "duration", "boosted"]
 
     private static func nemoEntry(_ line: String, path: String, line number: Int, folder: URL) throws(CorpusError)
         -> CorpusEntry
@@ -258,6 +276,30 @@ public enum CorpusManifest {
             throw .wrongType(path: path, line: line, key: key, expected: "a string")
         }
         return text
+    }
+
+    /// A list of strings (a biasing list); each entry must hold a word, since an empty entry biases nothing.
+    private static func optionalStrings(_ object: [String: Any], _ key: String, path: String, line: Int)
+        throws(CorpusError) -> [String]?
+    {
+        guard let value = object[key], !(value is NSNull) else { return nil }
+        guard let array = value as? [Any] else {
+            throw .wrongType(path: path, line: line, key: key, expected: "a list of strings")
+        }
+        var strings: [String] = []
+        for (position, element) in array.enumerated() {
+            guard let text = element as? String else {
+                throw .wrongType(
+                    path: path, line: line, key: key, expected: "a list of strings (entry \(position + 1) is not)")
+            }
+            if text.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw .malformedLine(
+                    path: path, line: line,
+                    detail: "entry \(position + 1) of \"\(key)\" is empty; a biasing list holds words")
+            }
+            strings.append(text)
+        }
+        return strings
     }
 
     private static func optionalNumber(_ object: [String: Any], _ key: String, path: String, line: Int)

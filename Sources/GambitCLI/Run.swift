@@ -124,7 +124,8 @@ struct Run: ParsableCommand {
         let top = written.filter { $0.deletingLastPathComponent().path == outputURL.standardizedFileURL.path }
         print(
             "wrote \(top.map { "\(output)/\($0.lastPathComponent)" }.joined(separator: ", ")) and "
-                + "\(written.count - top.count) sclite trn/ctm files under \(output)/")
+                + "\(written.count - top.count) transcript files (sclite trn and ctm"
+                + (written.contains { $0.pathExtension == "tsv" } ? ", biasing-list tsv" : "") + ") under \(output)/")
         try ExitStatus.end(with: results)
     }
 

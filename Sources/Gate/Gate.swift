@@ -379,11 +379,15 @@ public enum Gate {
         }
 
         func boostedSignificance(_ settings: RunSettings) -> ChangeSignificance? {
-            guard !old.isEmpty, !boosted.isEmpty else { return nil }
+            let normalizer = settings.normalizer
+            // Each pair is scored over one set of words: the utterance's own biased words when the corpus gives
+            // biasing lists (the same utterance, so the current record's), else the current variant's words.
+            let words = now.map { Aggregation.scoredBoostedWords($0, global: boosted, normalizer: normalizer) }
+            guard !old.isEmpty, words.contains(where: { $0 != nil }) else { return nil }
             func rates(_ records: [UtteranceRecord]) -> [BoostedWordErrorRates] {
-                records.map {
+                zip(records, words).map { record, words in
                     CustomizationMetrics.boostedWordErrorRates(
-                        alignments: [Alignment(pairs: $0.alignment)], boostedWords: boosted)
+                        alignments: [Alignment(pairs: record.alignment)], boostedWords: words ?? [])
                 }
             }
             let a = rates(old)

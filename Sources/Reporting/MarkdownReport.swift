@@ -46,6 +46,12 @@ public struct MarkdownReport: Sendable {
                         + "(\(Format.points(external.metrics.rates.wordErrorRate - baseline.metrics.rates.wordErrorRate)) "
                         + "against PocketSphinx's baseline), \(external.failures.failed) failed.")
             }
+            if let lists = baseline.biasingLists {
+                line()
+                line(
+                    "B-WER and U-WER over each utterance's own biasing list from the manifest: "
+                        + "\(Self.inline(lists.sentence)).")
+            }
             guard !comparisons.isEmpty else { continue }
             line()
             line("| Variant | WER | ΔWER [95% CI] | B-WER | ΔB-WER [95% CI] | U-WER | ΔU-WER | Term F1 | Oracle gain |")

@@ -11,7 +11,8 @@ public enum ReportFormat: String, Sendable, Codable, CaseIterable {
     case json
     /// `summary.md`: a pull-request or CI summary.
     case markdown
-    /// `trn/<corpus>.ref.trn` and `trn/<corpus>.<mode>[.<variant>].trn`, names made safe by ``PathComponent``.
+    /// `trn/<corpus>.ref.trn` and `trn/<corpus>.<mode>[.<variant>].trn`, names made safe by ``PathComponent``;
+    /// for a corpus whose manifest gives biasing lists, also `trn/<corpus>.ref.tsv` in the biasing-list format.
     case trn
     /// `ctm/<corpus>.<mode>[.<variant>].ctm`.
     case ctm
@@ -63,6 +64,11 @@ public enum Reporter {
                             TranscriptReport.referenceTRN(reference), TranscriptReport.referenceName(corpus.name),
                             "trn",
                             in: ["trn"])
+                        if let lists = TranscriptReport.referenceBiasingTSV(
+                            reference, normalizer: redacted.run.settings.normalizer)
+                        {
+                            try put(lists, TranscriptReport.referenceName(corpus.name), "tsv", in: ["trn"])
+                        }
                     }
                 }
                 for system in redacted.systems {

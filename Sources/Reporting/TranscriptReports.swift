@@ -9,6 +9,30 @@ public enum TranscriptReport {
         TranscriptIO.trn(system.utterances.map { Utterance(id: $0.id, text: $0.reference, speaker: $0.speaker) })
     }
 
+    /// The references of a system with their utterances' biasing lists, in the biasing-list format
+    /// `gambit score` reads (`id`, text, a JSON list of the reference's biased words, a JSON list of the whole
+    /// list), so that scoring it against the system's `trn` reproduces the run's B-WER, U-WER and list summary.
+    /// Lists are written as the run scores them, normalized words (``Aggregation/biasingWords(of:normalizer:)``);
+    /// `nil` when the records carry no lists.
+    public static func referenceBiasingTSV(_ system: SystemResults, normalizer: Normalizer) -> String? {
+        guard system.utterances.contains(where: { $0.biasingList != nil }) else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        func json(_ words: [String]) -> String {
+            // Encoding an array of strings cannot fail.
+            String(decoding: (try? encoder.encode(words)) ?? Data("[]".utf8), as: UTF8.self)
+        }
+        var out = ""
+        for record in system.utterances {
+            let list = Aggregation.biasingWords(of: record.biasingList ?? [], normalizer: normalizer)
+            let biased = Aggregation.biasedWords(of: record, normalizer: normalizer) ?? []
+            // A tab or line break inside the text would split the row.
+            let text = record.reference.split(whereSeparator: { $0 == "\t" || $0.isNewline }).joined(separator: " ")
+            out += "\(record.id)\t\(text)\t\(json(biased))\t\(json(list))\n"
+        }
+        return out
+    }
+
     /// The hypotheses of a system as `trn` lines; failed utterances are empty lines with their id.
     public static func hypothesisTRN(_ system: SystemResults) -> String {
         TranscriptIO.trn(system.utterances.map { Utterance(id: $0.id, text: $0.hypothesis, speaker: $0.speaker) })

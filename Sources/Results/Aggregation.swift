@@ -16,12 +16,15 @@ public enum Aggregation {
     ///   - reference: Reference transcript as written.
     ///   - hypothesis: Final hypothesis (empty when decoding failed).
     ///   - boostedWords: The system's boosted words (see ``boostedWords(for:in:)``).
+    ///   - biasingList: The utterance's own biasing list from the manifest; when given, it is scored instead of
+    ///     `boostedWords` (see ``biasedWords(of:)``).
     ///   - settings: Normalizer and alignment mode.
     /// - Returns: A record with alignment, counts, character errors and boosted-word counts; timing fields are zero
     ///   for the caller to fill.
     public static func record(
         id: String, index: Int, audioPath: String, speaker: String? = nil, condition: String? = nil,
-        reference: String, hypothesis: String, boostedWords: [String] = [], settings: RunSettings
+        reference: String, hypothesis: String, boostedWords: [String] = [], biasingList: [String]? = nil,
+        settings: RunSettings
     ) -> UtteranceRecord {
         let ref = settings.normalizer.normalize(reference)
         let hyp = settings.normalizer.normalize(hypothesis)
@@ -32,14 +35,38 @@ public enum Aggregation {
             id: id, index: index, audioPath: audioPath, speaker: speaker, condition: condition, reference: reference,
             hypothesis: hypothesis, alignment: alignment.pairs, counts: alignment.counts,
             referenceCharacters: refText.unicodeScalars.count,
-            characterErrors: Aligner.characterDistance(reference: refText, hypothesis: hypText))
-        let boosted = normalizedWords(boostedWords, settings.normalizer)
-        if !boosted.isEmpty {
-            let rates = CustomizationMetrics.boostedWordErrorRates(alignments: [alignment], boostedWords: boosted)
-            record.boostedErrors = rates.boostedErrors
-            record.boostedReferenceWords = rates.boostedReferenceWords
-        }
+            characterErrors: Aligner.characterDistance(reference: refText, hypothesis: hypText),
+            biasingList: biasingList)
+        record.setBoostedCounts(
+            boosted: normalizedWords(boostedWords, settings.normalizer), normalizer: settings.normalizer)
         return record
+    }
+
+    /// The words of a biasing list as the run scores them: each entry normalized like the references (an entry
+    /// may give several words), duplicates dropped, in list order. These are what `trn/<corpus>.ref.tsv`
+    /// writes as the list given to the recognizer, so `gambit score` reads back the same list.
+    public static func biasingWords(of list: [String], normalizer: Normalizer) -> [String] {
+        var seen = Set<String>()
+        return list.flatMap(normalizer.normalize).filter { seen.insert($0).inserted }
+    }
+
+    /// An utterance's biased words under the literature's rule: the words of its biasing list that occur in its
+    /// reference, in list order; `nil` when the record has no list.
+    public static func biasedWords(of record: UtteranceRecord, normalizer: Normalizer) -> [String]? {
+        guard let list = record.biasingList else { return nil }
+        let reference = Set(record.alignment.compactMap(\.reference))
+        return biasingWords(of: list, normalizer: normalizer).filter(reference.contains)
+    }
+
+    /// The words B-WER counts for one record: its biased words when it has a biasing list (a reference word is
+    /// then biased when it is one of them, and an inserted word only when it is one of them, so an inserted
+    /// distractor or a word biased in another utterance is a U-WER error), else the system's boosted words;
+    /// `nil` when neither applies.
+    public static func scoredBoostedWords(_ record: UtteranceRecord, global: Set<String>, normalizer: Normalizer)
+        -> Set<String>?
+    {
+        if let biased = biasedWords(of: record, normalizer: normalizer) { return Set(biased) }
+        return global.isEmpty ? nil : global
     }
 
     /// The boosted words a system is scored on: its variant's for a customized system, the union of every
@@ -81,8 +108,7 @@ public enum Aggregation {
         let normalizedTerms = terms.map(normalizer.normalize).filter { !$0.isEmpty }
         return SystemMetrics(
             rates: rates,
-            boosted: boosted.isEmpty
-                ? nil : CustomizationMetrics.boostedWordErrorRates(alignments: alignments, boostedWords: boosted),
+            boosted: boostedRates(of: records, alignments: alignments, boosted: boosted, normalizer: normalizer),
             terms: normalizedTerms.isEmpty
                 ? nil
                 : CustomizationMetrics.termAccuracy(
@@ -91,6 +117,49 @@ public enum Aggregation {
             slots: templates.map {
                 CustomizationMetrics.slotErrors(alignments: alignments, templates: $0, normalizer: normalizer)
             })
+    }
+
+    /// B-WER and U-WER of records: over each record's own biased words when the records carry biasing lists,
+    /// else over `boosted`; `nil` when neither gives a word.
+    static func boostedRates(
+        of records: [UtteranceRecord], alignments: [Alignment], boosted: Set<String>, normalizer: Normalizer
+    ) -> BoostedWordErrorRates? {
+        guard records.contains(where: { $0.biasingList != nil }) else {
+            return boosted.isEmpty
+                ? nil : CustomizationMetrics.boostedWordErrorRates(alignments: alignments, boostedWords: boosted)
+        }
+        var sum = BoostedWordErrorRates(
+            boostedReferenceWords: 0, boostedErrors: 0, unboostedReferenceWords: 0, unboostedErrors: 0)
+        for (record, alignment) in zip(records, alignments) {
+            let words = scoredBoostedWords(record, global: boosted, normalizer: normalizer) ?? []
+            let rates = CustomizationMetrics.boostedWordErrorRates(alignments: [alignment], boostedWords: words)
+            sum = BoostedWordErrorRates(
+                boostedReferenceWords: sum.boostedReferenceWords + rates.boostedReferenceWords,
+                boostedErrors: sum.boostedErrors + rates.boostedErrors,
+                unboostedReferenceWords: sum.unboostedReferenceWords + rates.unboostedReferenceWords,
+                unboostedErrors: sum.unboostedErrors + rates.unboostedErrors)
+        }
+        return sum
+    }
+
+    /// What the records' biasing lists held, counted as `gambit score` counts a biasing-list reference: list
+    /// entries are ``biasingWords(of:normalizer:)``, biased entries those in the reference; `nil` when no record
+    /// has a list.
+    public static func biasingListSummary(of records: [UtteranceRecord], normalizer: Normalizer)
+        -> BiasingListSummary?
+    {
+        guard records.contains(where: { $0.biasingList != nil }) else { return nil }
+        var summary = BiasingListSummary()
+        for record in records {
+            guard let list = record.biasingList, let biased = biasedWords(of: record, normalizer: normalizer) else {
+                continue
+            }
+            let entries = biasingWords(of: list, normalizer: normalizer).count
+            summary.add(
+                listEntries: entries, biasedEntries: biased.count, distractorEntries: entries - biased.count,
+                biasedReferenceWords: record.boostedReferenceWords ?? 0)
+        }
+        return summary
     }
 
     /// Timing of a system: the real-time factors and latency percentiles come from the records; the rest is given.
@@ -128,7 +197,8 @@ public enum Aggregation {
                 boostedWordErrorRate: metrics.boosted?.boostedWordErrorRate,
                 unboostedWordErrorRate: metrics.boosted?.unboostedWordErrorRate, termF1: metrics.terms?.overall.f1)
         }
-        let paired = pairedErrors(baseline: baseline.utterances, customized: customized.utterances, boosted: boosted)
+        let paired = pairedErrors(
+            baseline: baseline.utterances, customized: customized.utterances, boosted: boosted, normalizer: normalizer)
         let options = settings.bootstrap
         let deltaWER = paired.deltaWER(options)
         let matchedPairs = paired.matchedPairs(minimumGoodWords: settings.minimumGoodWords)
@@ -150,9 +220,11 @@ public enum Aggregation {
     }
 
     /// Pairs two systems' utterances by id, in the baseline's order: what the paired bootstrap,
-    /// MAPSSWE and McNemar tests read. B-WER pairs are added when `boosted` (normalized words) is not empty.
+    /// MAPSSWE and McNemar tests read. B-WER pairs are added when `boosted` (normalized words) is not empty, or
+    /// over each utterance's biased words when the records carry biasing lists (found with `normalizer`).
     public static func pairedErrors(
-        baseline: [UtteranceRecord], customized: [UtteranceRecord], boosted: Set<String> = []
+        baseline: [UtteranceRecord], customized: [UtteranceRecord], boosted: Set<String> = [],
+        normalizer: Normalizer = .standard
     ) -> PairedErrors {
         var customizedByID: [String: UtteranceRecord] = [:]
         for record in customized { customizedByID[record.id] = record }
@@ -165,9 +237,10 @@ public enum Aggregation {
                 operationsA: alignmentA.pairs.map(\.operation), operationsB: alignmentB.pairs.map(\.operation),
                 errorsA: alignmentA.counts.errors, errorsB: alignmentB.counts.errors,
                 referenceWords: alignmentA.counts.referenceWords)
-            if !boosted.isEmpty {
-                let ra = CustomizationMetrics.boostedWordErrorRates(alignments: [alignmentA], boostedWords: boosted)
-                let rb = CustomizationMetrics.boostedWordErrorRates(alignments: [alignmentB], boostedWords: boosted)
+            // Both systems decoded the same utterance, so the baseline's record gives the list for both.
+            if let words = scoredBoostedWords(a, global: boosted, normalizer: normalizer) {
+                let ra = CustomizationMetrics.boostedWordErrorRates(alignments: [alignmentA], boostedWords: words)
+                let rb = CustomizationMetrics.boostedWordErrorRates(alignments: [alignmentB], boostedWords: words)
                 paired.appendBoosted(
                     errorsA: ra.boostedErrors, errorsB: rb.boostedErrors, referenceWords: ra.boostedReferenceWords,
                     unboostedErrorsA: ra.unboostedErrors, unboostedErrorsB: rb.unboostedErrors,
@@ -221,15 +294,7 @@ extension RunResults {
             let scope = Aggregation.scope(system, self)
             let boosted = Aggregation.normalizedWords(scope.boostedWords, normalizer)
             for u in system.utterances.indices {
-                if boosted.isEmpty {
-                    system.utterances[u].boostedErrors = nil
-                    system.utterances[u].boostedReferenceWords = nil
-                } else {
-                    let rates = CustomizationMetrics.boostedWordErrorRates(
-                        alignments: [Alignment(pairs: system.utterances[u].alignment)], boostedWords: boosted)
-                    system.utterances[u].boostedErrors = rates.boostedErrors
-                    system.utterances[u].boostedReferenceWords = rates.boostedReferenceWords
-                }
+                system.utterances[u].setBoostedCounts(boosted: boosted, normalizer: normalizer)
             }
             system.metrics = Aggregation.metrics(
                 of: system.utterances, boostedWords: scope.boostedWords, terms: scope.scoredTerms,
@@ -240,6 +305,7 @@ extension RunResults {
                 peakResidentMegabytes: system.timing.peakResidentMegabytes)
             system.failures = FailureCounts(system.utterances)
             system.breakdowns = Aggregation.breakdowns(of: system.utterances, bootstrap: run.settings.bootstrap)
+            system.biasingLists = Aggregation.biasingListSummary(of: system.utterances, normalizer: normalizer)
             copy.systems[index] = system
         }
         copy.comparisons = copy.systems.compactMap { system in
@@ -251,5 +317,21 @@ extension RunResults {
                 oracle: copy.system(corpus: system.corpus, mode: .oracle), settings: run.settings)
         }
         return copy
+    }
+}
+
+extension UtteranceRecord {
+    /// Sets ``boostedErrors`` and ``boostedReferenceWords`` from the alignment: over the record's own biased
+    /// words when it has a biasing list, else over `boosted` (normalized words); nil when neither gives words.
+    mutating func setBoostedCounts(boosted: Set<String>, normalizer: Normalizer) {
+        guard let words = Aggregation.scoredBoostedWords(self, global: boosted, normalizer: normalizer) else {
+            boostedErrors = nil
+            boostedReferenceWords = nil
+            return
+        }
+        let rates = CustomizationMetrics.boostedWordErrorRates(
+            alignments: [Alignment(pairs: alignment)], boostedWords: words)
+        boostedErrors = rates.boostedErrors
+        boostedReferenceWords = rates.boostedReferenceWords
     }
 }

@@ -254,6 +254,7 @@ extension RunResults {
                 r.speaker = r.speaker.map(masker.fragment)
                 r.condition = r.condition.map(masker.fragment)
                 r.reference = masker.text(r.reference)
+                r.biasingList = r.biasingList?.map(masker.text)
                 r.hypothesis = masker.text(r.hypothesis)
                 r.failure = r.failure.map(masker.fragment)
                 r.alignment = r.alignment.map { pair in

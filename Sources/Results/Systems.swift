@@ -30,10 +30,15 @@ public struct SystemResults: Codable, Sendable, Equatable {
     /// (``Aggregation/breakdowns(of:bootstrap:)``); only labels some utterance has. `nil` in results written
     /// before breakdowns existed, until their aggregates are recomputed.
     public var breakdowns: [Breakdown]?
+    /// What the utterances' own biasing lists held (sizes, biased words, distractors), when the corpus gives
+    /// lists (``UtteranceRecord/biasingList``); the same figures `gambit score` reports for the run's exported
+    /// `trn/<corpus>.ref.tsv`.
+    public var biasingLists: BiasingListSummary?
 
     public init(
         corpus: String, mode: SystemMode, variant: String? = nil, recognizer: String? = nil, metrics: SystemMetrics,
-        utterances: [UtteranceRecord], timing: SystemTiming, failures: FailureCounts, breakdowns: [Breakdown]? = nil
+        utterances: [UtteranceRecord], timing: SystemTiming, failures: FailureCounts, breakdowns: [Breakdown]? = nil,
+        biasingLists: BiasingListSummary? = nil
     ) {
         self.corpus = corpus
         self.mode = mode
@@ -44,6 +49,7 @@ public struct SystemResults: Codable, Sendable, Equatable {
         self.timing = timing
         self.failures = failures
         self.breakdowns = breakdowns
+        self.biasingLists = biasingLists
     }
 
     /// `corpus/mode`, `corpus/customized/variant` or `corpus/baseline@recognizer`: a unique, readable name.
@@ -57,7 +63,8 @@ public struct SystemMetrics: Codable, Sendable, Equatable {
     /// WER, CER, SER, MER, WIL and the counts behind them.
     public var rates: Rates
     /// B-WER and U-WER over the variant's boosted words (for baseline and oracle: over the union of every
-    /// variant's boosted words); `nil` when there are none.
+    /// variant's boosted words), or over each utterance's own biasing list when the corpus gives lists;
+    /// `nil` when there are none.
     public var boosted: BoostedWordErrorRates?
     /// Recall/precision/F1 per term; `nil` when there are no terms.
     public var terms: TermAccuracyReport?
@@ -108,6 +115,10 @@ public struct UtteranceRecord: Codable, Sendable, Equatable {
     public var boostedErrors: Int?
     /// Reference words in the boosted set (B-WER denominator), when the system has boosted words.
     public var boostedReferenceWords: Int?
+    /// The utterance's own biasing list from the corpus manifest (``Aggregation/biasingWords(of:normalizer:)``
+    /// gives its words); when present, B-WER and U-WER are counted per utterance over the list's words that
+    /// are in the reference, not over the variant's boosted words. `nil` when the manifest gives no lists.
+    public var biasingList: [String]?
     /// Decoder time for this utterance, seconds.
     public var decodeSeconds: Double
     public var audioSeconds: Double
@@ -127,7 +138,8 @@ public struct UtteranceRecord: Codable, Sendable, Equatable {
         id: String, index: Int, audioPath: String, speaker: String? = nil, condition: String? = nil,
         reference: String, hypothesis: String, alignment: [AlignedPair], counts: ErrorCounts,
         referenceCharacters: Int = 0, characterErrors: Int = 0,
-        boostedErrors: Int? = nil, boostedReferenceWords: Int? = nil, decodeSeconds: Double = 0,
+        boostedErrors: Int? = nil, boostedReferenceWords: Int? = nil, biasingList: [String]? = nil,
+        decodeSeconds: Double = 0,
         audioSeconds: Double = 0, latency: StreamingLatency? = nil, words: [WordTiming]? = nil,
         customization: CustomizationStatus = .notRequested,
         failure: String? = nil, retries: Int = 0, crashed: Bool = false
@@ -145,6 +157,7 @@ public struct UtteranceRecord: Codable, Sendable, Equatable {
         self.characterErrors = characterErrors
         self.boostedErrors = boostedErrors
         self.boostedReferenceWords = boostedReferenceWords
+        self.biasingList = biasingList
         self.decodeSeconds = decodeSeconds
         self.audioSeconds = audioSeconds
         self.latency = latency

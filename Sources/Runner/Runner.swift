@@ -271,7 +271,7 @@ public final class Runner {
                 var record = Aggregation.record(
                     id: item.entry.id, index: item.index, audioPath: suite.reportedPath(item.entry.audio),
                     speaker: item.entry.speaker, condition: item.entry.condition, reference: item.entry.text,
-                    hypothesis: response.hypothesis,
+                    hypothesis: response.hypothesis, biasingList: item.entry.boosted,
                     settings: settings)
                 record.decodeSeconds = response.decodeSeconds
                 record.audioSeconds = response.audioSeconds

@@ -72,14 +72,7 @@ public struct ScoreReport: Sendable, Codable, Hashable {
                     + "   U-WER \(percent(boosted.unboostedWordErrorRate)) "
                     + "(\(boosted.unboostedErrors)/\(boosted.unboostedReferenceWords))")
         }
-        if let lists = biasingLists {
-            line(
-                "Biasing lists: \(lists.utterances) utterances, \(lists.listEntries) entries "
-                    + "(mean \(lists.meanListSize.map { String(format: "%.1f", $0) } ?? "no data"), "
-                    + "largest \(lists.largestList)), \(lists.biasedEntries) biased words and "
-                    + "\(lists.distractorEntries) distractors; \(lists.biasedReferenceWords) biased reference words in "
-                    + "\(lists.utterancesWithBiasedWords) utterances")
-        }
+        if let lists = biasingLists { line("Biasing lists: \(lists.sentence)") }
         if let terms {
             line()
             line("| Term                           | Ref  | Hyp  | Recall  | Precis. | F1      |")

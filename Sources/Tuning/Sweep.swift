@@ -378,8 +378,7 @@ public final class Sweep {
         zip(entries, hypotheses).enumerated().map { index, pair in
             Aggregation.record(
                 id: pair.0.id, index: index, audioPath: suite.reportedPath(pair.0.audio), reference: pair.0.text,
-                hypothesis: pair.1,
-                settings: settings)
+                hypothesis: pair.1, biasingList: pair.0.boosted, settings: settings)
         }
     }
 

@@ -20,9 +20,10 @@ struct MiniSuite {
     ///   - backgroundMass: The variant's background mass; nil for the compiler's default.
     ///   - mix: The variant's mix (`set` or `merged`); nil for the default.
     ///   - extra: More suite YAML, appended at the end (e.g. a `recognizers:` list).
+    ///   - biasingLists: Give every chess line the biasing list ``biasingList`` as its `boosted`.
     init(
         weight: Double = 0.5, backgroundMass: Double? = nil, mix: String? = nil, badAudio: Bool = false,
-        oracle: Bool = false, modes: [String]? = nil, extra: String = ""
+        oracle: Bool = false, modes: [String]? = nil, extra: String = "", biasingLists: Bool = false
     ) throws {
         folder = try TestSupport.temporaryDirectory("suite")
         let audio = folder.appendingPathComponent("audio")
@@ -34,8 +35,9 @@ struct MiniSuite {
                 let url = audio.appendingPathComponent("\(id).wav")
                 try TestSupport.synthesize(text, voice: voice, to: url)
                 let split = index % 2 == 0 ? "dev" : "test"
+                let list = biasingLists ? #","boosted":["albin","winawer","gambit","najdorf"]"# : ""
                 lines.append(
-                    #"{"id":"\#(id)","audio":"audio/\#(id).wav","text":"\#(text)","speaker":"\#(voice)","split":"\#(split)"}"#
+                    #"{"id":"\#(id)","audio":"audio/\#(id).wav","text":"\#(text)","speaker":"\#(voice)","split":"\#(split)"\#(list)}"#
                 )
             }
         }

@@ -169,6 +169,11 @@ public struct HTMLReport: Sendable {
                     color: Charts.externalColor, baseline: b, lastCell: "—")
             }
             out += "</tbody></table>"
+            if let lists = baseline.biasingLists {
+                out +=
+                    "<p class=\"note\">B-WER and U-WER over each utterance's own biasing list from the manifest: "
+                    + "\(e(lists.sentence)).</p>"
+            }
             for c in comparisons {
                 out +=
                     "<p class=\"note\">\(e(c.variant)): MAPSSWE p \(Format.decimal(c.matchedPairs.pValue, digits: 4)) "

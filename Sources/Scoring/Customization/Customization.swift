@@ -66,7 +66,17 @@ public struct BiasingListSummary: Sendable, Codable, Hashable {
         utterances == 0 ? nil : Double(listEntries) / Double(utterances)
     }
 
-    mutating func add(listEntries: Int, biasedEntries: Int, distractorEntries: Int, biasedReferenceWords: Int) {
+    /// One sentence for reports: `4 utterances, 6 entries (mean 1.5, largest 3), 3 biased words and 3
+    /// distractors; 3 biased reference words in 2 utterances`.
+    public var sentence: String {
+        "\(utterances) utterances, \(listEntries) entries "
+            + "(mean \(meanListSize.map { String(format: "%.1f", $0) } ?? "no data"), largest \(largestList)), "
+            + "\(biasedEntries) biased words and \(distractorEntries) distractors; \(biasedReferenceWords) biased "
+            + "reference words in \(utterancesWithBiasedWords) utterances"
+    }
+
+    /// Adds one utterance's list.
+    public mutating func add(listEntries: Int, biasedEntries: Int, distractorEntries: Int, biasedReferenceWords: Int) {
         utterances += 1
         self.listEntries += listEntries
         largestList = max(largestList, listEntries)

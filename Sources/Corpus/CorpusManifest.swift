@@ -83,8 +83,8 @@ public enum CorpusManifest {
             }
             firstLineOfID[entry.id] = number
             // Per-utterance lists change how B-WER is counted; a corpus scored half one way and half the other
-            // would report a rate that is neither, so a list on some lines only is an error naming the first
-            // line that breaks the pattern.
+            // would report a rate that is neither, so a list on some lines only is an error: it names the first
+            // pair of lines that differ, and which of them has the list.
             if let (firstNumber, firstEntry) = firstEntry, (firstEntry.boosted == nil) != (entry.boosted == nil) {
                 let (with, without) = entry.boosted == nil ? (firstNumber, number) : (number, firstNumber)
                 throw .malformedLine(
@@ -292,7 +292,7 @@ public enum CorpusManifest {
                 throw .wrongType(
                     path: path, line: line, key: key, expected: "a list of strings (entry \(position + 1) is not)")
             }
-            if text.trimmingCharacters(in: .whitespaces).isEmpty {
+            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 throw .malformedLine(
                     path: path, line: line,
                     detail: "entry \(position + 1) of \"\(key)\" is empty; a biasing list holds words")

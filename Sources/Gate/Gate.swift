@@ -215,7 +215,17 @@ public enum Gate {
             let onlyNow = after.keys.filter { before[$0] == nil }.sorted()
             let onlyBefore = before.keys.filter { after[$0] == nil }.sorted()
             let changed = after.keys.filter { before[$0] != nil && before[$0] != after[$0] }.sorted()
-            guard !onlyNow.isEmpty || !onlyBefore.isEmpty || !changed.isEmpty else { continue }
+            // A biasing list decides which words B-WER counts, so a changed list changes the rate as surely as a
+            // changed reference.
+            var listsBefore: [String: [String]?] = [:]
+            for record in previous.utterances { listsBefore[record.id] = record.biasingList }
+            let changedLists = system.utterances.filter { record in
+                guard let old = listsBefore[record.id], before[record.id] == after[record.id] else { return false }
+                return old != record.biasingList
+            }.map(\.id).sorted()
+            guard !onlyNow.isEmpty || !onlyBefore.isEmpty || !changed.isEmpty || !changedLists.isEmpty else {
+                continue
+            }
             func list(_ ids: [String]) -> String {
                 ids.prefix(limit).joined(separator: ", ") + (ids.count > limit ? ", … (\(ids.count))" : "")
             }
@@ -223,6 +233,7 @@ public enum Gate {
             if !onlyNow.isEmpty { parts.append("only in this run: \(list(onlyNow))") }
             if !onlyBefore.isEmpty { parts.append("only in the baseline: \(list(onlyBefore))") }
             if !changed.isEmpty { parts.append("reference text changed: \(list(changed))") }
+            if !changedLists.isEmpty { parts.append("biasing list changed: \(list(changedLists))") }
             problems.append(
                 "\(system.key): the runs decoded different utterances (\(parts.joined(separator: "; "))); "
                     + "the corpus changed since the baseline, so update the baseline deliberately")

@@ -629,9 +629,16 @@ struct WordScalars: @unchecked Sendable {
     /// The scalars of `tokens` joined by single spaces.
     func join(_ tokens: UnsafeBufferPointer<Int32>, into output: inout [UInt32]) {
         output.removeAll(keepingCapacity: true)
-        for (index, token) in tokens.enumerated() {
-            if index > 0 { output.append(0x20) }
-            output.append(contentsOf: scalars[Int(starts[Int(token)])..<Int(starts[Int(token) + 1])])
+        // Through buffer pointers: slicing the arrays retained and released their storage once per word, which
+        // cost more than the copying.
+        scalars.withUnsafeBufferPointer { all in
+            starts.withUnsafeBufferPointer { starts in
+                for (index, token) in tokens.enumerated() {
+                    if index > 0 { output.append(0x20) }
+                    let range = Int(starts[Int(token)])..<Int(starts[Int(token) + 1])
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: all[range]))
+                }
+            }
         }
     }
 }

@@ -86,6 +86,16 @@ struct GateTests {
         let changed = Gate.evaluate(current: edited, baseline: Fixture.results())
         #expect(changed.status == .badInput)
         #expect(changed.summary.contains("reference text changed: \(id)"), "\(changed.summary)")
+
+        // A biasing list decides which words B-WER counts: a list given or changed since the baseline makes the
+        // runs incomparable too.
+        var listed = Fixture.results()
+        listed.systems[index].utterances[2].biasingList = ["najdorf", "winawer"]
+        let listedID = listed.systems[index].utterances[2].id
+        let relisted = Gate.evaluate(current: listed.recomputingAggregates(), baseline: Fixture.results())
+        #expect(relisted.status == .badInput)
+        #expect(relisted.summary.contains("biasing list changed: \(listedID)"), "\(relisted.summary)")
+        #expect(Gate.comparability(current: listed, baseline: listed.redactingPrivateTerms()) == [])
     }
 
     @Test("noise below the thresholds passes")

@@ -18,6 +18,11 @@ struct BiasingListExportTests {
         ("u2", "call maria now", ["maria", "albin"], "call maria albin now", "call maria albin now"),
         ("u3", "good morning", ["winawer"], "good morning winawer", "good morning"),
         ("u4", "see you later", [], "", "see you later"),
+        // Words of the private contacts variant: every report masks them (‹contact-n›), the exported lists too.
+        (
+            "u5", "call Siobhan Okonkwo", ["Siobhan", "okonkwo", "aurelio"], "call shivaun okonkwo",
+            "call siobhan okonkwo"
+        ),
     ]
 
     static func results() -> RunResults {
@@ -47,26 +52,28 @@ struct BiasingListExportTests {
         let baseline = try #require(results.system(corpus: "lists", mode: .baseline))
         let customized = try #require(results.system(corpus: "lists", mode: .customized, variant: "chess-full"))
         // Baseline: u1 albin → album, a B error over 2 biased words (albin, gambit); u2 inserts albin, biased in
-        // u1 and a distractor here: U; u3 inserts the distractor winawer: U; u4 is empty: 3 deletions, U.
-        // Biased reference words: 2 (u1) + 1 (maria, u2) = 3; the other 10 are unbiased.
+        // u1 and a distractor here: U; u3 inserts the distractor winawer: U; u4 is empty: 3 deletions, U; u5
+        // siobhan → shivaun, a B error over 2 biased words (siobhan, okonkwo; the list's case does not matter).
+        // Biased reference words: 2 (u1) + 1 (maria, u2) + 2 (u5) = 5; the other 11 are unbiased.
         let b = try #require(baseline.metrics.boosted)
-        #expect(b.boostedErrors == 1 && b.boostedReferenceWords == 3)
-        #expect(b.unboostedErrors == 5 && b.unboostedReferenceWords == 10)
+        #expect(b.boostedErrors == 2 && b.boostedReferenceWords == 5)
+        #expect(b.unboostedErrors == 5 && b.unboostedReferenceWords == 11)
         // Customized: only u2's insertion of albin, a U error. The variant's boosted words hold albin, so
         // scored with them it would be a B error; the utterance's own list decides.
         let c = try #require(customized.metrics.boosted)
-        #expect(c.boostedErrors == 0 && c.boostedReferenceWords == 3)
-        #expect(c.unboostedErrors == 1 && c.unboostedReferenceWords == 10)
-        #expect(customized.utterances.map(\.boostedErrors) == [0, 0, 0, 0])
-        #expect(baseline.utterances.map(\.boostedReferenceWords) == [2, 1, 0, 0])
-        // The lists: 3 + 2 + 1 + 0 = 6 entries, 3 biased (albin, gambit, maria) and 3 distractors.
+        #expect(c.boostedErrors == 0 && c.boostedReferenceWords == 5)
+        #expect(c.unboostedErrors == 1 && c.unboostedReferenceWords == 11)
+        #expect(customized.utterances.map(\.boostedErrors) == [0, 0, 0, 0, 0])
+        #expect(baseline.utterances.map(\.boostedReferenceWords) == [2, 1, 0, 0, 2])
+        // The lists: 3 + 2 + 1 + 0 + 3 = 9 entries, 5 biased (albin, gambit, maria, siobhan, okonkwo) and 4
+        // distractors (winawer twice, albin, aurelio).
         let lists = try #require(customized.biasingLists)
-        #expect(lists.utterances == 4 && lists.listEntries == 6 && lists.largestList == 3)
-        #expect(lists.biasedEntries == 3 && lists.distractorEntries == 3 && lists.biasedReferenceWords == 3)
-        #expect(lists.utterancesWithBiasedWords == 2)
+        #expect(lists.utterances == 5 && lists.listEntries == 9 && lists.largestList == 3)
+        #expect(lists.biasedEntries == 5 && lists.distractorEntries == 4 && lists.biasedReferenceWords == 5)
+        #expect(lists.utterancesWithBiasedWords == 3)
         // The comparison pairs the two systems on the same lists: B-WER from 1/3 to 0.
         let comparison = try #require(results.comparisons.first { $0.corpus == "lists" })
-        #expect(comparison.baseline.boostedWordErrorRate == 1.0 / 3)
+        #expect(comparison.baseline.boostedWordErrorRate == 2.0 / 5)
         #expect(comparison.customized.boostedWordErrorRate == 0)
         #expect(comparison.deltaBoostedWER != nil)
         // Corpora without lists keep the variant's boosted words.
@@ -85,6 +92,9 @@ struct BiasingListExportTests {
         #expect(
             tsv.hasPrefix(
                 "u1\tplay the albin counter gambit\t[\"albin\",\"gambit\"]\t[\"albin\",\"gambit\",\"winawer\"]\n"))
+        // The private words are masked in the text and in both lists, and still count as biased.
+        #expect(tsv.contains("u5\tcall ‹contact-1› ‹contact-2›\t[\"‹contact-1›\",\"‹contact-2›\"]\t"))
+        #expect(!tsv.lowercased().contains("siobhan") && !tsv.contains("okonkwo") && !tsv.contains("aurelio"))
         // Corpora without lists get no tsv.
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("trn/chess.ref.tsv").path))
         for system in results.systems where system.corpus == "lists" {

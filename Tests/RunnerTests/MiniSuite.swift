@@ -20,7 +20,8 @@ struct MiniSuite {
     ///   - backgroundMass: The variant's background mass; nil for the compiler's default.
     ///   - mix: The variant's mix (`set` or `merged`); nil for the default.
     ///   - extra: More suite YAML, appended at the end (e.g. a `recognizers:` list).
-    ///   - biasingLists: Give every chess line the biasing list ``biasingList`` as its `boosted`.
+    ///   - biasingLists: Give every chess line (the broken one too) the biasing list albin, winawer, gambit,
+    ///     najdorf as its `boosted`.
     init(
         weight: Double = 0.5, backgroundMass: Double? = nil, mix: String? = nil, badAudio: Bool = false,
         oracle: Bool = false, modes: [String]? = nil, extra: String = "", biasingLists: Bool = false
@@ -43,7 +44,9 @@ struct MiniSuite {
         }
         if badAudio {
             try Data("not audio at all".utf8).write(to: audio.appendingPathComponent("broken.wav"))
-            lines.append(#"{"id":"broken","audio":"audio/broken.wav","text":"play the winawer variation"}"#)
+            let list = biasingLists ? #","boosted":["albin","winawer","gambit","najdorf"]"# : ""
+            lines.append(
+                #"{"id":"broken","audio":"audio/broken.wav","text":"play the winawer variation"\#(list)}"#)
         }
         try (lines.joined(separator: "\n") + "\n").write(
             to: folder.appendingPathComponent("chess.jsonl"), atomically: true, encoding: .utf8)

@@ -11,6 +11,17 @@ struct NormalizerTests {
         #expect(words == ["the", "albin", "counter", "gambit", "was", "ok"])
     }
 
+    /// A report's privacy masks stay whole, so masked transcripts score as their masked alignments read; other
+    /// text in single guillemets is not a mask and is normalized as usual.
+    @Test func privacyMasksPassWhole() {
+        #expect(
+            Normalizer.standard.normalize("Call ‹contact-1› ‹contact-12› ‹term-3›,") == [
+                "call", "‹contact-1›", "‹contact-12›", "term", "3",
+            ])
+        #expect(Normalizer.standard.normalize("‹oui› ‹a-b› ‹-1› ‹x-1›‹y-2›") == ["oui", "a", "b", "1", "x", "1y", "2"])
+        #expect(Normalizer.verbatim.normalize("‹term-2›") == ["‹term-2›"])
+    }
+
     @Test func apostrophes() {
         #expect(
             Normalizer.standard.normalize("Don't 'quote' students' rock’n’roll") == [

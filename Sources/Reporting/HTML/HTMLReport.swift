@@ -512,7 +512,9 @@ public struct HTMLReport: Sendable {
                 }
                 out +=
                     "<div class=\"line\"><span class=\"who\">reference</span><span class=\"wer\"></span><span class=\"words\">"
-                out += referenceWords.map { "<span class=\"w\(boosted.contains($0) ? " b" : "")\">\(e($0))</span>" }
+                // With a biasing list, the words B-WER counts are the utterance's own biased words.
+                let marked = Aggregation.biasedWords(of: record, normalizer: normalizer).map(Set.init) ?? boosted
+                out += referenceWords.map { "<span class=\"w\(marked.contains($0) ? " b" : "")\">\(e($0))</span>" }
                     .joined(separator: " ")
                 out += "</span></div>"
                 for (system, row) in rows {
@@ -528,7 +530,7 @@ public struct HTMLReport: Sendable {
                     if let failure = row.failure {
                         out += "<span class=\"failed-note\">decode failed: \(e(failure))</span> "
                     }
-                    out += row.alignment.map { token($0, boosted: boosted) }.joined(separator: " ")
+                    out += row.alignment.map { token($0, boosted: marked) }.joined(separator: " ")
                     out += "</span></div>"
                 }
                 out += "</article>\n"

@@ -15,6 +15,8 @@ import Foundation
 ///    into a word break, so `u.s.a.` becomes `usa`.
 /// 7. ``english``: optional English rules in the spirit of Whisper's `EnglishTextNormalizer`.
 ///
+/// A privacy mask of Gambit's reports (`‹contact-2›`, ``isPrivacyMask(_:)``) passes every stage whole.
+///
 /// Before any of these, and whatever the options (``verbatim`` included), every token is put in Unicode
 /// Normalization Form C (``composed(_:)``), so `café` written with a precomposed `é` (U+00E9) and with `e` plus a
 /// combining accent (U+0065 U+0301) are the same word. Words are compared by their bytes once interned, and this is
@@ -119,6 +121,10 @@ public struct Normalizer: Sendable, Codable, Hashable {
 
     /// Normalizes a single whitespace-free token, appending the zero or more words it becomes.
     func normalizeToken(_ raw: Substring, into words: inout [String]) {
+        if Self.isPrivacyMask(raw) {
+            words.append(String(raw))
+            return
+        }
         if dropRecognizerTokens && Self.isRecognizerToken(raw.utf8) { return }
         var token = Self.composed(String(raw))
         if stripAlternateMarkers { token = Self.strippingAlternateMarker(token) }
@@ -144,6 +150,20 @@ public struct Normalizer: Sendable, Codable, Hashable {
     public static func composed(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 >= 0xCC }) else { return text }
         return text.precomposedStringWithCanonicalMapping
+    }
+
+    /// Whether a token is the mask Gambit's reports write in place of a private word, `‹label-n›` (`‹contact-2›`).
+    ///
+    /// A mask passes every stage whole: split at its hyphen and stripped of its brackets it would become two
+    /// other words (`contact`, `2`), so a report's masked transcripts, lists and boosted words would no longer
+    /// match its masked alignments, and rescoring them would not give the run's figures.
+    static func isPrivacyMask(_ token: Substring) -> Bool {
+        guard token.first == "\u{2039}", token.last == "\u{203A}" else { return false }
+        let inner = token.dropFirst().dropLast()
+        guard let dash = inner.lastIndex(of: "-"), dash > inner.startIndex else { return false }
+        let number = inner[inner.index(after: dash)...]
+        return !number.isEmpty && number.allSatisfy(\.isASCII) && number.allSatisfy(\.isNumber)
+            && !inner.contains("\u{2039}") && !inner.contains("\u{203A}")
     }
 
     /// Whether a token is a recognizer marker rather than a word.

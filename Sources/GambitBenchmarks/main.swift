@@ -85,7 +85,7 @@ func decodeBenchmark() throws {
             "-hmm", model.hmm.path, "-lm", model.languageModel.path, "-dict", model.dictionary.path,
             "-adcin", "yes", "-adchdr", "44", "-cepext", ".wav", "-cepdir", "/", "-ctl", control.path,
             "-hyp", "/dev/null",
-        ] + DecoderSettings().commandLine
+        ] + DecoderSettings.standard.commandLine
 
     var ours: [Measurement] = []
     var theirs: [Measurement] = []

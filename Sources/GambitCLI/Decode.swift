@@ -49,6 +49,9 @@ struct Decode: ParsableCommand {
     @Flag(help: "Print JSON (one object per file) instead of text.")
     var json = false
 
+    @OptionGroup(title: "Engine settings (a suite's decoder: block; the engine's defaults when left out)")
+    var engine: EngineOptions
+
     func run() throws {
         var rawFormat: RawAudioFormat?
         if let raw {
@@ -71,7 +74,7 @@ struct Decode: ParsableCommand {
                 "--alternatives is \(alternatives); it must be within \(RecognitionOptions.alternativesRange.lowerBound)…"
                     + "\(RecognitionOptions.alternativesRange.upperBound)")
         }
-        let recognizer = try SpeechRecognizer(locale: locale)
+        let recognizer = try SpeechRecognizer(locale: locale, settings: try engine.settings())
         var options = RecognitionOptions(requiresOnDeviceRecognition: !allowServer, maximumAlternatives: alternatives)
         if let training {
             let (artifact, _) = try Toolchain(model: recognizer.model).prepare(
@@ -122,5 +125,47 @@ enum DecodeOutput {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(Line(audio: path, result: result))) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The engine settings of a suite's `decoder:` block as options: `--beam 1e-60 --language-weight 8 --no-second-pass`.
+struct EngineOptions: ParsableArguments {
+    @Option(help: "Beam of the first pass, (0, 1e-15] (engine default 1e-48); smaller prunes less.")
+    var beam: String?
+
+    @Option(help: "Beam for word exits, (0, 1] (engine default 7e-29).")
+    var wordBeam: String?
+
+    @Option(help: "Language weight of the first pass, (0, 100] (engine default 6.5).")
+    var languageWeight: String?
+
+    @Option(help: "Word insertion penalty, (0, 100] (engine default 0.65).")
+    var wordInsertionPenalty: String?
+
+    @Flag(inversion: .prefixedNo, help: "The second (flat-lexicon) pass (engine default on).")
+    var secondPass: Bool?
+
+    @Flag(inversion: .prefixedNo, help: "The best path through the word lattice (engine default on).")
+    var bestPath: Bool?
+
+    /// The settings given, each checked as a suite's would be.
+    func settings() throws -> DecoderSettings {
+        var settings = DecoderSettings.standard
+        let given: [(String, String?, String)] = [
+            ("beam", beam, "--beam"), ("wordBeam", wordBeam, "--word-beam"),
+            ("languageWeight", languageWeight, "--language-weight"),
+            ("wordInsertionPenalty", wordInsertionPenalty, "--word-insertion-penalty"),
+            ("secondPass", secondPass.map { "\($0)" }, "--[no-]second-pass"),
+            ("bestPath", bestPath.map { "\($0)" }, "--[no-]best-path"),
+        ]
+        for (name, text, option) in given {
+            guard let text else { continue }
+            do {
+                try settings.set(name, to: text)
+            } catch {
+                throw ValidationError("\(option): \(error.message)")
+            }
+        }
+        return settings
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Gate
 import LanguageModel
 import NGram
+import Recognition
 import Results
 import Runner
 
@@ -167,8 +168,20 @@ struct Worker: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decoder worker process (started by `gambit run`; reads requests on stdin).", shouldDisplay: false)
 
+    @Option(help: "The engine settings, as JSON (DecoderSettings); the engine's defaults when absent.")
+    var decoder: String?
+
     func run() throws {
-        try WorkerLoop.run()
+        var settings = DecoderSettings.standard
+        if let decoder {
+            do {
+                settings = try JSONDecoder().decode(DecoderSettings.self, from: Data(decoder.utf8))
+                try settings.validate()
+            } catch {
+                throw ValidationError("--decoder: \(error)")
+            }
+        }
+        try WorkerLoop.run(settings: settings)
     }
 }
 

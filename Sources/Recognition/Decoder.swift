@@ -1,23 +1,6 @@
 import Foundation
 import PocketSphinx
 
-/// Engine settings that change results; recorded with every run.
-public struct DecoderSettings: Sendable, Hashable, Codable {
-    /// Extra `-name value` arguments passed to PocketSphinx unchanged (e.g. `-beam 1e-60`).
-    public var arguments: [String: String]
-
-    /// Gambit's defaults: silence is kept in the feature stream (`-remove_silence no`) so that word
-    /// timestamps are real audio time; everything else is PocketSphinx's default.
-    public init(arguments: [String: String] = ["-remove_silence": "no"]) {
-        self.arguments = arguments
-    }
-
-    /// The arguments in a stable order, as they would be typed.
-    public var commandLine: [String] {
-        arguments.keys.sorted().flatMap { [$0, arguments[$0]!] }
-    }
-}
-
 /// The raw output of decoding one utterance, copied out of the engine.
 struct DecodedUtterance {
     var hypothesis: String

@@ -20,7 +20,7 @@ public final class LatticeRescorer {
     ///   - configuration: The model to decode with; its vocabulary must cover every word a rescoring
     ///     model may want (use the richest variant).
     public init(
-        model: AcousticModel, settings: DecoderSettings = DecoderSettings(), configuration: LanguageModelConfiguration
+        model: AcousticModel, settings: DecoderSettings = .standard, configuration: LanguageModelConfiguration
     )
         throws(RecognitionError)
     {

@@ -31,7 +31,7 @@ public final class SpeechRecognizer {
     /// - Throws: ``RecognitionError/unsupportedLocale(_:supported:)`` when no model is installed for
     ///   the locale, ``RecognitionError/modelMissing(path:hint:)`` when its files are not there.
     public init(
-        locale: String, model: AcousticModel? = nil, settings: DecoderSettings = DecoderSettings()
+        locale: String, model: AcousticModel? = nil, settings: DecoderSettings = .standard
     ) throws(RecognitionError) {
         let canonical = AcousticModel.canonicalLocale(locale)
         let installed = AcousticModel.installed

@@ -194,7 +194,7 @@ public final class Runner {
         var audioHashes: [String: String] = [:]
         var items: [(system: Int, index: Int, entry: CorpusEntry, request: WorkRequest)] = []
         let model = toolchain.model
-        let decoderSettings = DecoderSettings().commandLine.joined(separator: " ")
+        let decoderSettings = suite.decoder
         // A SHA-256 over the base model files: compute it once, not once per work item.
         let modelFingerprint = model.fingerprint
         for (s, system) in systems.enumerated() {
@@ -205,9 +205,9 @@ public final class Runner {
                 let streamed =
                     system.mode != .oracle && system.external == nil && index < suite.streaming.utterances
                     ? suite.streaming.chunkMilliseconds : nil
-                let key = Self.sha256(
-                    [audioHash, system.fingerprint, modelFingerprint, decoderSettings, "\(streamed ?? 0)"]
-                        .joined(separator: "|"))
+                let key = Self.workKey(
+                    audioHash: audioHash, systemFingerprint: system.fingerprint, modelFingerprint: modelFingerprint,
+                    decoder: decoderSettings, streamedChunkMilliseconds: streamed)
                 let request = WorkRequest(
                     key: key, audio: entry.audio.path, configuration: system.configuration,
                     streamingChunkMilliseconds: streamed, terms: system.terms, crashForTesting: nil,
@@ -249,7 +249,8 @@ public final class Runner {
         let onDevice = pending.filter { $0.external.map(\.onDevice) ?? true }
         for (requests, denyNetwork) in [(onDevice, options.denyNetwork), (offDevice, false)] where !requests.isEmpty {
             let pool = WorkerPool(
-                executable: options.workerExecutable, count: options.workers, denyNetwork: denyNetwork)
+                executable: options.workerExecutable, count: options.workers, denyNetwork: denyNetwork,
+                decoder: suite.decoder)
             try pool.run(requests) { [progress = options.progress] response in
                 try journal.append(response)
                 let count = collected.add(response)
@@ -315,7 +316,7 @@ public final class Runner {
                 name: "PocketSphinx", version: "5prealpha (Debian 0.8+5prealpha+1)",
                 acousticModelPath: model.hmm.standardizedFileURL.lastPathComponent,
                 acousticModelFingerprint: modelFingerprint,
-                decoderArguments: DecoderSettings().commandLine),
+                decoderArguments: suite.decoder.commandLine),
             externalRecognizers: suite.recognizers.isEmpty
                 ? nil
                 : suite.recognizers.map { recognizer in
@@ -406,6 +407,20 @@ public final class Runner {
         let digest = SHA256.hash(data: Data(id.utf8))
         let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         return Int(value % UInt64(count))
+    }
+
+    /// The key a decoded utterance is journaled and resumed under: everything that can change its hypothesis
+    /// (the audio's bytes, the system's model, the acoustic model, the engine settings and the streaming chunk).
+    /// The engine's default settings give the key they gave before settings could be changed.
+    public static func workKey(
+        audioHash: String, systemFingerprint: String, modelFingerprint: String, decoder: DecoderSettings,
+        streamedChunkMilliseconds: Int?
+    ) -> String {
+        sha256(
+            [
+                audioHash, systemFingerprint, modelFingerprint, decoder.commandLine.joined(separator: " "),
+                "\(streamedChunkMilliseconds ?? 0)",
+            ].joined(separator: "|"))
     }
 
     static func sha256(_ text: String) -> String {

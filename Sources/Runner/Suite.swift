@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import LanguageModel
 import NGram
+import Recognition
 import Results
 import StrictYAML
 import TrainingData
@@ -23,6 +24,7 @@ import Yams
 /// recognizers:
 ///   - {name: cli, command: [scripts/recognizers/pocketsphinx-cli.sh, "{audio}"], onDevice: true}
 /// streaming: {utterances: 10, chunkMilliseconds: 100}
+/// decoder: {beam: 1e-60, languageWeight: 8}   # optional: engine settings; the engine's defaults otherwise
 /// cache: output        # optional: models in the output folder, not the user's cache
 /// ```
 public struct Suite: Sendable, Equatable {
@@ -96,6 +98,9 @@ public struct Suite: Sendable, Equatable {
     /// Recognizers evaluated beside PocketSphinx, uncustomized (see ``ExternalRecognizer``).
     public var recognizers: [ExternalRecognizer] = []
     public var streaming: Streaming
+    /// How PocketSphinx searches (`decoder:`), for every decode of the run, the sweep and the scaling curve;
+    /// part of every decoded utterance's cache key.
+    public var decoder: DecoderSettings = .standard
     /// SHA-256 of the suite file's bytes.
     public var contentHash: String
     /// `cache: output`: keep prepared and oracle models in the run's output folder (`.gambit/cache`) rather
@@ -184,6 +189,7 @@ public struct Suite: Sendable, Equatable {
         "recognizers": .list(
             .mapping(["name": .value, "command": .value, "onDevice": .value, "timeout": .value, "corpora": .value])),
         "streaming": .mapping(["utterances": .value, "chunkMilliseconds": .value]),
+        "decoder": .mapping(Dictionary(uniqueKeysWithValues: DecoderSettings.settings.map { ($0.name, .value) })),
         "cache": .value,
         "gate": .value,
     ])
@@ -410,6 +416,24 @@ public struct Suite: Sendable, Equatable {
                 streaming.chunkMilliseconds = value
             }
         }
+        var decoder = DecoderSettings.standard
+        if let value = root["decoder"] {
+            guard let mapping = value.mapping else {
+                throw fail(
+                    value,
+                    "'decoder' must be a mapping of engine settings ("
+                        + DecoderSettings.settings.map(\.name).joined(separator: ", ") + ")")
+            }
+            for (key, node) in mapping {
+                let name = key.scalar?.string ?? ""
+                guard let text = node.scalar?.string else { throw fail(node, "decoder setting '\(name)' is one value") }
+                do {
+                    try decoder.set(name, to: text)
+                } catch {
+                    throw fail(node, error.message)
+                }
+            }
+        }
         var cacheInOutput = false
         switch try string(root, "cache", required: false) {
         case nil, "user": break
@@ -422,6 +446,7 @@ public struct Suite: Sendable, Equatable {
             file: url, corpora: corpora, variants: variants, modes: modes, recognizers: recognizers,
             streaming: streaming, contentHash: digest)
         suite.cacheInOutput = cacheInOutput
+        suite.decoder = decoder
         suite.declaredSplits = corpora.compactMap(\.split)
         return suite
     }

@@ -105,7 +105,7 @@ public struct WorkerHello: Codable, Sendable {
 /// responses to standard output. Runs in its own process so that an engine crash costs one
 /// utterance, not the run.
 public enum WorkerLoop {
-    public static func run(settings: DecoderSettings = DecoderSettings()) throws {
+    public static func run(settings: DecoderSettings = .standard) throws {
         // A worker moves through variants: each model's memory must go back when the next loads.
         SpeechRecognizer.returnFreedModelMemory()
         let hello = WorkerHello(networkDenied: NetworkProbe.isDenied(), detail: NetworkProbe.detail())

@@ -1,4 +1,5 @@
 import Foundation
+import Recognition
 import Results
 
 /// Decoder worker processes, one per core, each with its own decoders and models.
@@ -13,6 +14,7 @@ public final class WorkerPool: @unchecked Sendable {
     private let executable: URL
     private let count: Int
     private let denyNetwork: Bool
+    private let decoder: DecoderSettings
     private let lock = NSLock()
     private(set) var hellos: [WorkerHello] = []
     private var nextRequest = 0
@@ -24,10 +26,12 @@ public final class WorkerPool: @unchecked Sendable {
     ///   - executable: The `gambit` executable (run as `gambit worker`).
     ///   - count: Number of worker processes.
     ///   - denyNetwork: Start workers in a network namespace when `unshare` works here.
-    public init(executable: URL, count: Int, denyNetwork: Bool = true) {
+    ///   - decoder: The engine settings every worker decodes with (passed as `gambit worker --decoder JSON`).
+    public init(executable: URL, count: Int, denyNetwork: Bool = true, decoder: DecoderSettings = .standard) {
         self.executable = executable
         self.count = max(1, count)
         self.denyNetwork = denyNetwork
+        self.decoder = decoder
     }
 
     /// Decodes every request, calling `completed` (serialised) as each finishes, in completion order.
@@ -114,7 +118,10 @@ public final class WorkerPool: @unchecked Sendable {
 
     /// `unshare -n gambit worker` when a network namespace can be made here, else `gambit worker`.
     private func launchCommand() throws -> [String] {
-        let direct = [executable.path, "worker"]
+        var direct = [executable.path, "worker"]
+        if decoder != .standard, let json = try? JSONEncoder().encode(decoder) {
+            direct += ["--decoder", String(decoding: json, as: UTF8.self)]
+        }
         guard denyNetwork, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
             isolation = "none"
             return direct

@@ -99,10 +99,12 @@ extension Sweep {
         let lanes = min(2, max(1, clips.count))
         let results = Results(count: clips.count)
         let model = toolchain.model
+        let settings = suite.decoder
         DispatchQueue.concurrentPerform(iterations: lanes) { lane in
             let indices = Array(stride(from: lane, to: clips.count, by: lanes))
             do {
-                let hypotheses = try Self.transcribe(indices.map { clips[$0] }, configuration, model: model)
+                let hypotheses = try Self.transcribe(
+                    indices.map { clips[$0] }, configuration, model: model, settings: settings)
                 for (index, hypothesis) in zip(indices, hypotheses) { results.set(index, hypothesis) }
             } catch {
                 results.fail(error)

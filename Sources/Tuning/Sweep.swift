@@ -186,7 +186,8 @@ public final class Sweep {
         switch pointScoring {
         case .rescore:
             let lattices = try LatticeRescorer(
-                model: toolchain.model, configuration: Toolchain.configuration(full, weight: firstPassWeight))
+                model: toolchain.model, settings: suite.decoder,
+                configuration: Toolchain.configuration(full, weight: firstPassWeight))
             for clip in allClips { try lattices.add(clip) }
             baselineHypotheses = try lattices.rescore(customModel: nil, weight: 0)
             rescorer = lattices
@@ -362,13 +363,14 @@ public final class Sweep {
     }
 
     func decode(_ clips: [AudioClip], _ configuration: LanguageModelConfiguration?) throws -> [String] {
-        try Self.transcribe(clips, configuration, model: toolchain.model)
+        try Self.transcribe(clips, configuration, model: toolchain.model, settings: suite.decoder)
     }
 
     static func transcribe(
-        _ clips: [AudioClip], _ configuration: LanguageModelConfiguration?, model: AcousticModel
+        _ clips: [AudioClip], _ configuration: LanguageModelConfiguration?, model: AcousticModel,
+        settings: DecoderSettings
     ) throws -> [String] {
-        let recognizer = try SpeechRecognizer(locale: "en-US", model: model)
+        let recognizer = try SpeechRecognizer(locale: "en-US", model: model, settings: settings)
         let options = RecognitionOptions(
             requiresOnDeviceRecognition: true, customizedLanguageModel: configuration, maximumAlternatives: 0)
         return try clips.map { try recognizer.recognize($0, options: options).bestTranscription.formattedString }

@@ -9,7 +9,7 @@ private func transcript(_ recognizer: SpeechRecognizer, _ url: URL) throws -> Re
 }
 
 /// Runs the stock `pocketsphinx_batch` with the same settings as Gambit's decoder.
-private func batchHypotheses(_ files: [URL]) throws -> [String: String] {
+private func batchHypotheses(_ files: [URL], settings: DecoderSettings = .standard) throws -> [String: String] {
     let folder = try TestSupport.temporaryDirectory("batch")
     let control = folder.appendingPathComponent("ctl")
     try files.map { $0.deletingPathExtension().lastPathComponent }.joined(separator: "\n")
@@ -21,7 +21,7 @@ private func batchHypotheses(_ files: [URL]) throws -> [String: String] {
         "-adcin", "yes", "-adchdr", "44", "-cepext", ".wav", "-cepdir", files[0].deletingLastPathComponent().path,
         "-ctl", control.path, "-hyp", hyp.path,
     ]
-    arguments += DecoderSettings().commandLine
+    arguments += settings.commandLine
     try TestSupport.run("pocketsphinx_batch", arguments)
     var result: [String: String] = [:]
     for line in try String(contentsOf: hyp, encoding: .utf8).split(separator: "\n") {
@@ -46,6 +46,56 @@ struct RecognizerTests {
             let ours = try transcript(recognizer, file).bestTranscription.formattedString
             #expect(ours == expected[id], "\(set)/\(id)")
         }
+    }
+
+    /// A suite's `decoder:` block reaches the engine: a narrow beam without the second pass gives
+    /// `pocketsphinx_batch`'s hypotheses under the same flags, and not the default's.
+    @Test("Engine settings reach the engine: hypotheses equal pocketsphinx_batch's with the same flags")
+    func settingsReachTheEngine() throws {
+        var settings = DecoderSettings.standard
+        try settings.set("beam", to: "1e-20")
+        try settings.set("secondPass", to: "false")
+        #expect(settings.commandLine == ["-beam", "1e-20", "-fwdflat", "no", "-remove_silence", "no"])
+        let files = TestSupport.cards
+        let narrow = try SpeechRecognizer(locale: "en-US", settings: settings)
+        let standard = try SpeechRecognizer(locale: "en-US")
+        let expected = try batchHypotheses(files, settings: settings)
+        var differences = 0
+        for file in files {
+            let id = file.deletingPathExtension().lastPathComponent
+            let ours = try transcript(narrow, file).bestTranscription.formattedString
+            #expect(ours == expected[id], "\(id)")
+            if ours != (try transcript(standard, file).bestTranscription.formattedString) { differences += 1 }
+        }
+        #expect(differences > 0, "a beam of 1e-20 without the second pass changed no hypothesis")
+    }
+
+    @Test("Settings are checked: out of range and unknown names are refused with what they take")
+    func settingRanges() throws {
+        #expect(DecoderSettings.standard.commandLine == ["-remove_silence", "no"])
+        var settings = DecoderSettings.standard
+        for (name, text, message) in [
+            (
+                "beam", "0",
+                "decoder setting 'beam' must be a number in (0, 1e-15], e.g. 1e-60 (wider beams crash the engine), not '0'"
+            ),
+            (
+                "beam", "2",
+                "decoder setting 'beam' must be a number in (0, 1e-15], e.g. 1e-60 (wider beams crash the engine), not '2'"
+            ),
+            ("languageWeight", "-1", "decoder setting 'languageWeight' must be a number in (0, 100], not '-1'"),
+            ("wordInsertionPenalty", "nan", "must be a number in (0, 100], not 'nan'"),
+            ("secondPass", "yes", "decoder setting 'secondPass' must be true or false, not 'yes'"),
+            ("bea", "1e-40", "unknown decoder setting 'bea'; the settings are beam, wordBeam, languageWeight"),
+        ] {
+            let error = try #require(throws: DecoderSettings.Problem.self) { try settings.set(name, to: text) }
+            #expect(error.message.contains(message), "\(error.message)")
+        }
+        #expect(settings == .standard)
+        try settings.set("languageWeight", to: "8")
+        try settings.set("bestPath", to: "false")
+        #expect(settings.commandLine == ["-bestpath", "no", "-lw", "8.0", "-remove_silence", "no"])
+        try settings.validate()
     }
 
     @Test("Decoding order does not change any result")

@@ -1,5 +1,6 @@
 import Foundation
 import GambitTestSupport
+import Recognition
 import Runner
 import Testing
 
@@ -74,6 +75,49 @@ struct StrictSuiteTests {
         // `[]` says "none" on purpose.
         let none = try Suite.load(try suite(Self.corpora + "variants: []\nrecognizers: []\n"))
         #expect(none.variants.isEmpty && none.recognizers.isEmpty)
+    }
+
+    @Test("A decoder block is read, and a misspelt or out-of-range setting is an error at its line")
+    func decoderBlock() throws {
+        let loaded = try Suite.load(
+            try suite(Self.corpora + "decoder:\n  beam: 1e-40\n  secondPass: false\n  languageWeight: 8\n"))
+        #expect(
+            loaded.decoder.beam == 1e-40 && loaded.decoder.secondPass == false && loaded.decoder.languageWeight == 8)
+        #expect(try Suite.load(try suite(Self.corpora)).decoder == .standard)
+        for (text, line, message) in [
+            (
+                "decoder:\n  beam: 1e-40\n  wordBeem: 1e-30\n", 5,
+                "unknown key `wordBeem` in decoder; did you mean `wordBeam`?"
+            ),
+            (
+                "decoder:\n  beam: 2\n", 4,
+                "decoder setting 'beam' must be a number in (0, 1e-15], e.g. 1e-60 (wider beams crash the engine), not '2'"
+            ),
+            ("decoder: {secondPass: maybe}\n", 3, "decoder setting 'secondPass' must be true or false, not 'maybe'"),
+            ("decoder: 1e-40\n", 3, "'decoder' must be a mapping of engine settings (beam, wordBeam"),
+        ] {
+            guard case .invalidSuite(_, let reported, let description) = try error(Self.corpora + text) else {
+                Issue.record("not a suite error")
+                continue
+            }
+            #expect(reported == line, "\(description)")
+            #expect(description.contains(message), "\(description)")
+        }
+    }
+
+    @Test("The engine settings are part of every decoded utterance's key; the defaults keep today's key")
+    func decoderSettingsInTheKey() throws {
+        func key(_ settings: DecoderSettings) -> String {
+            Runner.workKey(
+                audioHash: "a", systemFingerprint: "s", modelFingerprint: "m", decoder: settings,
+                streamedChunkMilliseconds: nil)
+        }
+        var narrow = DecoderSettings.standard
+        try narrow.set("beam", to: "1e-40")
+        #expect(key(narrow) != key(.standard))
+        // The key a run made before settings existed: "-remove_silence no" was its settings field.
+        // (SHA-256 of "a|s|m|-remove_silence no|0"), so journals and caches of earlier runs stay valid.
+        #expect(key(.standard) == "199b79455388f024f6c294aa6bda57638c92a4dea047a35f4da8b7160e4fff06")
     }
 
     @Test("The shipped suites load: every key they use is known")

@@ -52,6 +52,11 @@ public struct HTMLReport: Sendable {
             "<p class=\"meta\">\(e(r.run.createdAt)) · \(e(r.run.engine.name)) \(e(r.run.engine.version)) · "
             + "gambit \(e(r.run.gambitVersion)) · \(r.corpora.count) corpora · \(r.variants.count) variants"
             + (r.run.shard.map { " · shard \($0.index + 1) of \($0.count)" } ?? "") + "</p>"
+        // The engine's settings change every hypothesis, so the header says how the engine searched.
+        out +=
+            "<p class=\"meta\">decoder: "
+            + (r.run.engine.decoderArguments.isEmpty
+                ? "(defaults)" : "<code>\(e(r.run.engine.decoderArguments.joined(separator: " ")))</code>") + "</p>"
         out += "<div class=\"badges\">"
         out +=
             "<span class=\"badge \(passed == applicable.count ? "ok" : "fail")\">\(passed == applicable.count ? "✓" : "✗") "

@@ -30,7 +30,7 @@ struct Report: ParsableCommand {
         discussion: "Partial results (gambit merge --partial) are rendered with a banner saying so.\n\n"
             + ExitStatus.doneOrRefused)
 
-    @Argument(help: "A results file: Reports/.gambit/results.json, or a report.json.")
+    @Argument(help: "A results file: Reports/.gambit/results.json, or a report.json; or a run's output folder.")
     var results: String
 
     @Option(help: "Formats: html, junit, json, markdown, trn, ctm (repeatable; default all).")
@@ -42,7 +42,7 @@ struct Report: ParsableCommand {
     func run() throws {
         // Aggregates are recomputed from the records, so that a file written by an older Gambit shows
         // today's rules (a rate over nothing is no data).
-        let loaded = try RunResults.load(from: URL(fileURLWithPath: results)).recomputingAggregates()
+        let loaded = try RunResults.load(from: Self.resultsFile(results)).recomputingAggregates()
         try ReportWriter.checkSeparate(URL(fileURLWithPath: output), from: loaded)
         let formats =
             try format.isEmpty
@@ -56,5 +56,21 @@ struct Report: ParsableCommand {
         let written = try Reporter.write(
             loaded, formats: formats, to: URL(fileURLWithPath: output), audioBase: ReportWriter.audioBase(of: loaded))
         for url in written { print(url.path) }
+    }
+
+    /// The results file a path names: the file itself, or in a run's output folder its raw results
+    /// (`.gambit/results.json`), else its `report.json`.
+    static func resultsFile(_ path: String) throws -> URL {
+        let url = URL(fileURLWithPath: path)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            return url
+        }
+        for candidate in [".gambit/results.json", "report.json"] {
+            let file = url.appendingPathComponent(candidate)
+            if FileManager.default.fileExists(atPath: file.path) { return file }
+        }
+        throw ValidationError(
+            "\(path) is a folder without a run's results (.gambit/results.json or report.json); pass a results file")
     }
 }

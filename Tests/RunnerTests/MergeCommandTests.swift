@@ -74,6 +74,12 @@ struct MergeCommandTests {
         #expect(reportStatus == 0, "\(reportOutput)")
         let html = try String(contentsOfFile: path("again/report.html"), encoding: .utf8)
         #expect(html.contains("partial-banner\" role=\"alert\""))
+        // The run's folder names its results as well as the file does; a folder without them is refused.
+        let (folderStatus, folderOutput) = try TestSupport.gambit(["report", path("out"), "--output", path("again2")])
+        #expect(folderStatus == 0, "\(folderOutput)")
+        #expect(try String(contentsOfFile: path("again2/report.html"), encoding: .utf8) == html)
+        let (emptyStatus, emptyOutput) = try TestSupport.gambit(["report", path("again2/trn")])
+        #expect(emptyStatus == 2 && emptyOutput.contains("is a folder without a run's results"), "\(emptyOutput)")
 
         // The gate refuses partial results, even against themselves.
         let (gateStatus, gateOutput) = try TestSupport.gambit([

@@ -139,6 +139,12 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Language weight of the first pass, (0, 100] (engine default 6.5).")
     var languageWeight: String?
 
+    @Option(help: "Language weight of the second pass, (0, 100] (engine default 8.5).")
+    var secondPassLanguageWeight: String?
+
+    @Option(help: "Language weight of the best path, which picks the final hypothesis, (0, 100] (engine default 9.5).")
+    var bestPathLanguageWeight: String?
+
     @Option(help: "Word insertion penalty, (0, 100] (engine default 0.65).")
     var wordInsertionPenalty: String?
 
@@ -154,6 +160,8 @@ struct EngineOptions: ParsableArguments {
         let given: [(String, String?, String)] = [
             ("beam", beam, "--beam"), ("wordBeam", wordBeam, "--word-beam"),
             ("languageWeight", languageWeight, "--language-weight"),
+            ("secondPassLanguageWeight", secondPassLanguageWeight, "--second-pass-language-weight"),
+            ("bestPathLanguageWeight", bestPathLanguageWeight, "--best-path-language-weight"),
             ("wordInsertionPenalty", wordInsertionPenalty, "--word-insertion-penalty"),
             ("secondPass", secondPass.map { "\($0)" }, "--[no-]second-pass"),
             ("bestPath", bestPath.map { "\($0)" }, "--[no-]best-path"),

@@ -12,18 +12,26 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
     /// Beam for word exits, `-wbeam`. PocketSphinx's default 7e-29.
     public var wordBeam: Double?
     /// Language weight of the first pass, `-lw`: how much the language model counts against the acoustics.
-    /// PocketSphinx's default 6.5 (its later passes keep their own, `-fwdflatlw` 8.5 and `-bestpathlw` 9.5).
+    /// PocketSphinx's default 6.5. The later passes have their own weights, which decide the final hypothesis
+    /// when those passes are on: ``secondPassLanguageWeight`` and ``bestPathLanguageWeight``.
     public var languageWeight: Double?
+    /// Language weight of the second pass, `-fwdflatlw`. PocketSphinx's default 8.5.
+    public var secondPassLanguageWeight: Double?
+    /// Language weight of the best path through the lattice, `-bestpathlw`: with the best path on, the weight the
+    /// final hypothesis is chosen under. PocketSphinx's default 9.5.
+    public var bestPathLanguageWeight: Double?
     /// Word insertion penalty, `-wip`: below 1 favours fewer, longer words. PocketSphinx's default 0.65.
     public var wordInsertionPenalty: Double?
     /// The second (flat-lexicon) pass, `-fwdflat`. On by default; off is faster and usually less accurate.
     public var secondPass: Bool?
-    /// The final best path through the word lattice, `-bestpath`. On by default.
+    /// The final best path through the word lattice, `-bestpath`. On by default. Off, the engine gives no word
+    /// posteriors: every word's confidence reads 1.
     public var bestPath: Bool?
 
     public init(
         beam: Double? = nil, wordBeam: Double? = nil, languageWeight: Double? = nil,
-        wordInsertionPenalty: Double? = nil, secondPass: Bool? = nil, bestPath: Bool? = nil
+        wordInsertionPenalty: Double? = nil, secondPass: Bool? = nil, bestPath: Bool? = nil,
+        secondPassLanguageWeight: Double? = nil, bestPathLanguageWeight: Double? = nil
     ) {
         self.beam = beam
         self.wordBeam = wordBeam
@@ -31,6 +39,8 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
         self.wordInsertionPenalty = wordInsertionPenalty
         self.secondPass = secondPass
         self.bestPath = bestPath
+        self.secondPassLanguageWeight = secondPassLanguageWeight
+        self.bestPathLanguageWeight = bestPathLanguageWeight
     }
 
     /// The engine's defaults (with silence kept in the feature stream).
@@ -62,6 +72,12 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
         Setting(
             name: "languageWeight", flag: "-lw", accepts: "a number in (0, 100]", engineDefault: "6.5",
             numeric: 0...100, excludesLowerBound: true),
+        Setting(
+            name: "secondPassLanguageWeight", flag: "-fwdflatlw", accepts: "a number in (0, 100]",
+            engineDefault: "8.5", numeric: 0...100, excludesLowerBound: true),
+        Setting(
+            name: "bestPathLanguageWeight", flag: "-bestpathlw", accepts: "a number in (0, 100]",
+            engineDefault: "9.5", numeric: 0...100, excludesLowerBound: true),
         Setting(
             name: "wordInsertionPenalty", flag: "-wip", accepts: "a number in (0, 100]", engineDefault: "0.65",
             numeric: 0...100, excludesLowerBound: true),
@@ -102,6 +118,8 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
             case "beam": beam = value
             case "wordBeam": wordBeam = value
             case "languageWeight": languageWeight = value
+            case "secondPassLanguageWeight": secondPassLanguageWeight = value
+            case "bestPathLanguageWeight": bestPathLanguageWeight = value
             default: wordInsertionPenalty = value
             }
         } else {
@@ -125,6 +143,10 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
         if let beam { out.append(("beam", Self.format(beam))) }
         if let wordBeam { out.append(("wordBeam", Self.format(wordBeam))) }
         if let languageWeight { out.append(("languageWeight", Self.format(languageWeight))) }
+        if let secondPassLanguageWeight {
+            out.append(("secondPassLanguageWeight", Self.format(secondPassLanguageWeight)))
+        }
+        if let bestPathLanguageWeight { out.append(("bestPathLanguageWeight", Self.format(bestPathLanguageWeight))) }
         if let wordInsertionPenalty { out.append(("wordInsertionPenalty", Self.format(wordInsertionPenalty))) }
         if let secondPass { out.append(("secondPass", "\(secondPass)")) }
         if let bestPath { out.append(("bestPath", "\(bestPath)")) }
@@ -133,11 +155,17 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
 
     /// The engine arguments, sorted by flag, as they would be typed: what the decoder is started with, what
     /// report.json records and what every cached result's key holds.
+    ///
+    /// A setting given at the engine's default is left out: it decodes the same, so it keeps the same key.
     public var commandLine: [String] {
         var arguments = ["-remove_silence": "no"]
         for (name, text) in values {
-            let flag = Self.settings.first { $0.name == name }!.flag
-            arguments[flag] = text == "true" ? "yes" : text == "false" ? "no" : text
+            let setting = Self.settings.first { $0.name == name }!
+            let engineText = text == "true" ? "yes" : text == "false" ? "no" : text
+            let isDefault =
+                setting.numeric == nil
+                ? engineText == setting.engineDefault : Double(text) == Double(setting.engineDefault)
+            if !isDefault { arguments[setting.flag] = engineText }
         }
         return arguments.keys.sorted().flatMap { [$0, arguments[$0]!] }
     }

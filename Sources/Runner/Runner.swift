@@ -100,6 +100,12 @@ public final class Runner {
     public func run() throws -> RunResults {
         let dataFolder = options.output.appendingPathComponent(Self.dataFolder)
         try OutputFolder.checkSeparate(options.output, from: suite)
+        do {
+            // A suite built in code skips the file's checks; settings out of range would crash the engine.
+            try suite.decoder.validate()
+        } catch {
+            throw RunnerError.invalidSuite(path: suite.file.path, line: nil, message: error.message)
+        }
         // Gambit's own files go through the check the reports go through: a `.gambit` that is a link out of
         // the output folder is refused, not written through.
         for name in [Self.journalName, Self.resultsName, OutputFolder.lockName] {
@@ -205,9 +211,11 @@ public final class Runner {
                 let streamed =
                     system.mode != .oracle && system.external == nil && index < suite.streaming.utterances
                     ? suite.streaming.chunkMilliseconds : nil
+                // An external recognizer is not PocketSphinx: the engine's settings do not change its output,
+                // so changing them does not run its (perhaps slow, perhaps off-device) command again.
                 let key = Self.workKey(
                     audioHash: audioHash, systemFingerprint: system.fingerprint, modelFingerprint: modelFingerprint,
-                    decoder: decoderSettings, streamedChunkMilliseconds: streamed)
+                    decoder: system.external == nil ? decoderSettings : .standard, streamedChunkMilliseconds: streamed)
                 let request = WorkRequest(
                     key: key, audio: entry.audio.path, configuration: system.configuration,
                     streamingChunkMilliseconds: streamed, terms: system.terms, crashForTesting: nil,

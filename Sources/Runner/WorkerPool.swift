@@ -119,8 +119,10 @@ public final class WorkerPool: @unchecked Sendable {
     /// `unshare -n gambit worker` when a network namespace can be made here, else `gambit worker`.
     private func launchCommand() throws -> [String] {
         var direct = [executable.path, "worker"]
-        if decoder != .standard, let json = try? JSONEncoder().encode(decoder) {
-            direct += ["--decoder", String(decoding: json, as: UTF8.self)]
+        if decoder != .standard {
+            // Settings that could not reach the workers would decode with the defaults under another key.
+            try decoder.validate()
+            direct += ["--decoder", String(decoding: try JSONEncoder().encode(decoder), as: UTF8.self)]
         }
         guard denyNetwork, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
             isolation = "none"

@@ -94,8 +94,18 @@ struct RecognizerTests {
         #expect(settings == .standard)
         try settings.set("languageWeight", to: "8")
         try settings.set("bestPath", to: "false")
-        #expect(settings.commandLine == ["-bestpath", "no", "-lw", "8.0", "-remove_silence", "no"])
+        try settings.set("bestPathLanguageWeight", to: "12")
+        #expect(
+            settings.commandLine == ["-bestpath", "no", "-bestpathlw", "12.0", "-lw", "8.0", "-remove_silence", "no"])
         try settings.validate()
+        // The engine's defaults written out decode the same, so they keep the default command line and key.
+        var explicit = DecoderSettings.standard
+        for (name, text) in [
+            ("beam", "1e-48"), ("languageWeight", "6.5"), ("secondPass", "true"), ("bestPath", "true"),
+        ] {
+            try explicit.set(name, to: text)
+        }
+        #expect(explicit.commandLine == DecoderSettings.standard.commandLine)
     }
 
     @Test("Decoding order does not change any result")

@@ -16,7 +16,7 @@ public struct PrivateTermMasker: Sendable {
 
     /// Whether `text` holds a mask, i.e. was changed by masking (a masked audio path no longer names a file).
     public static func containsMask(_ text: String) -> Bool {
-        text.contains("‹")
+        text.contains(Normalizer.privacyMaskOpening)
     }
 
     /// Collects the private words of `results`.
@@ -27,7 +27,7 @@ public struct PrivateTermMasker: Sendable {
         func add(_ phrase: String, label: String) {
             for word in results.run.settings.normalizer.normalize(phrase) where masks[word] == nil {
                 counters[label, default: 0] += 1
-                masks[word] = "‹\(label)-\(counters[label]!)›"
+                masks[word] = Normalizer.privacyMask(label: label, number: counters[label]!)
             }
         }
         for variant in results.variants where variant.isPrivate {

@@ -157,13 +157,23 @@ public struct Normalizer: Sendable, Codable, Hashable {
     /// A mask passes every stage whole: split at its hyphen and stripped of its brackets it would become two
     /// other words (`contact`, `2`), so a report's masked transcripts, lists and boosted words would no longer
     /// match its masked alignments, and rescoring them would not give the run's figures.
+    /// The mask of the `number`-th private word under `label`, `‹label-number›`: the one place the format is
+    /// written, so the masks reports print are the tokens ``isPrivacyMask(_:)`` keeps whole.
+    public static func privacyMask(label: String, number: Int) -> String {
+        "\(privacyMaskOpening)\(label)-\(number)\(privacyMaskClosing)"
+    }
+
+    /// The brackets of a privacy mask: single guillemets, which no recognizer writes.
+    public static let privacyMaskOpening: Character = "\u{2039}"
+    static let privacyMaskClosing: Character = "\u{203A}"
+
     static func isPrivacyMask(_ token: Substring) -> Bool {
-        guard token.first == "\u{2039}", token.last == "\u{203A}" else { return false }
+        guard token.first == privacyMaskOpening, token.last == privacyMaskClosing else { return false }
         let inner = token.dropFirst().dropLast()
         guard let dash = inner.lastIndex(of: "-"), dash > inner.startIndex else { return false }
         let number = inner[inner.index(after: dash)...]
         return !number.isEmpty && number.allSatisfy(\.isASCII) && number.allSatisfy(\.isNumber)
-            && !inner.contains("\u{2039}") && !inner.contains("\u{203A}")
+            && !inner.contains(privacyMaskOpening) && !inner.contains(privacyMaskClosing)
     }
 
     /// Whether a token is a recognizer marker rather than a word.

@@ -46,16 +46,44 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
     /// The engine's defaults (with silence kept in the feature stream).
     public static let standard = DecoderSettings()
 
-    /// One setting: its name in a suite's `decoder:` block, the engine flag, and the values it takes.
+    /// One setting: its name in a suite's `decoder:` block, the engine flag, the values it takes and the property
+    /// it sets. Reading, checking, listing and the command line all go through this one table.
     public struct Setting: Sendable {
         public var name: String
         public var flag: String
-        /// What the setting takes, for messages and help (`a number in (0, 1]`).
+        /// What the setting takes, for messages and help (`a number in (0, 100]`).
         public var accepts: String
         /// PocketSphinx's default as it prints it.
         public var engineDefault: String
-        let numeric: ClosedRange<Double>?
-        let excludesLowerBound: Bool
+        let property: Property
+
+        enum Property: Sendable {
+            /// A number in `(0, upperBound]`.
+            case number(WritableKeyPath<DecoderSettings, Double?> & Sendable, upperBound: Double)
+            case flag(WritableKeyPath<DecoderSettings, Bool?> & Sendable)
+        }
+
+        /// The value set, as ``set(_:to:)`` reads it; nil when the setting is left to the engine.
+        func text(in settings: DecoderSettings) -> String? {
+            switch property {
+            case .number(let path, _): settings[keyPath: path].map { "\($0)" }
+            case .flag(let path): settings[keyPath: path].map { "\($0)" }
+            }
+        }
+
+        /// The value as the engine's command line writes it, nil when unset or at the engine's default (it then
+        /// decodes the same, so it keeps the same key).
+        func engineText(in settings: DecoderSettings) -> String? {
+            switch property {
+            case .number(let path, _):
+                guard let value = settings[keyPath: path], value != Double(engineDefault) else { return nil }
+                return "\(value)"
+            case .flag(let path):
+                guard let value = settings[keyPath: path] else { return nil }
+                let text = value ? "yes" : "no"
+                return text == engineDefault ? nil : text
+            }
+        }
     }
 
     /// Every setting, in the order a suite's `decoder:` block documents them.
@@ -65,28 +93,28 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
         // narrowest beam allowed keeps a margin below that.
         Setting(
             name: "beam", flag: "-beam", accepts: "a number in (0, 1e-15], e.g. 1e-60 (wider beams crash the engine)",
-            engineDefault: "1e-48", numeric: 0...1e-15, excludesLowerBound: true),
+            engineDefault: "1e-48", property: .number(\.beam, upperBound: 1e-15)),
         Setting(
             name: "wordBeam", flag: "-wbeam", accepts: "a number in (0, 1], e.g. 1e-40", engineDefault: "7e-29",
-            numeric: 0...1, excludesLowerBound: true),
+            property: .number(\.wordBeam, upperBound: 1)),
         Setting(
             name: "languageWeight", flag: "-lw", accepts: "a number in (0, 100]", engineDefault: "6.5",
-            numeric: 0...100, excludesLowerBound: true),
+            property: .number(\.languageWeight, upperBound: 100)),
         Setting(
             name: "secondPassLanguageWeight", flag: "-fwdflatlw", accepts: "a number in (0, 100]",
-            engineDefault: "8.5", numeric: 0...100, excludesLowerBound: true),
+            engineDefault: "8.5", property: .number(\.secondPassLanguageWeight, upperBound: 100)),
         Setting(
             name: "bestPathLanguageWeight", flag: "-bestpathlw", accepts: "a number in (0, 100]",
-            engineDefault: "9.5", numeric: 0...100, excludesLowerBound: true),
+            engineDefault: "9.5", property: .number(\.bestPathLanguageWeight, upperBound: 100)),
         Setting(
             name: "wordInsertionPenalty", flag: "-wip", accepts: "a number in (0, 100]", engineDefault: "0.65",
-            numeric: 0...100, excludesLowerBound: true),
+            property: .number(\.wordInsertionPenalty, upperBound: 100)),
         Setting(
-            name: "secondPass", flag: "-fwdflat", accepts: "true or false", engineDefault: "yes", numeric: nil,
-            excludesLowerBound: false),
+            name: "secondPass", flag: "-fwdflat", accepts: "true or false", engineDefault: "yes",
+            property: .flag(\.secondPass)),
         Setting(
-            name: "bestPath", flag: "-bestpath", accepts: "true or false", engineDefault: "yes", numeric: nil,
-            excludesLowerBound: false),
+            name: "bestPath", flag: "-bestpath", accepts: "true or false", engineDefault: "yes",
+            property: .flag(\.bestPath)),
     ]
 
     /// A setting that is out of range or unknown, with the setting's name and what it takes.
@@ -107,27 +135,15 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
                 message: "unknown decoder setting '\(name)'; the settings are "
                     + Self.settings.map(\.name).joined(separator: ", "))
         }
-        if let range = setting.numeric {
-            guard let value = Double(text), value.isFinite, range.contains(value),
-                !(setting.excludesLowerBound && value == range.lowerBound)
-            else {
-                throw Problem(
-                    setting: name, message: "decoder setting '\(name)' must be \(setting.accepts), not '\(text)'")
-            }
-            switch name {
-            case "beam": beam = value
-            case "wordBeam": wordBeam = value
-            case "languageWeight": languageWeight = value
-            case "secondPassLanguageWeight": secondPassLanguageWeight = value
-            case "bestPathLanguageWeight": bestPathLanguageWeight = value
-            default: wordInsertionPenalty = value
-            }
-        } else {
-            guard let value = Bool(text) else {
-                throw Problem(
-                    setting: name, message: "decoder setting '\(name)' must be \(setting.accepts), not '\(text)'")
-            }
-            if name == "secondPass" { secondPass = value } else { bestPath = value }
+        let refused = Problem(
+            setting: name, message: "decoder setting '\(name)' must be \(setting.accepts), not '\(text)'")
+        switch setting.property {
+        case .number(let path, let upperBound):
+            guard let value = Double(text), value.isFinite, value > 0, value <= upperBound else { throw refused }
+            self[keyPath: path] = value
+        case .flag(let path):
+            guard let value = Bool(text) else { throw refused }
+            self[keyPath: path] = value
         }
     }
 
@@ -139,18 +155,7 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
 
     /// The settings given, by name, as text: what ``set(_:to:)`` reads back.
     public var values: [(name: String, text: String)] {
-        var out: [(String, String)] = []
-        if let beam { out.append(("beam", Self.format(beam))) }
-        if let wordBeam { out.append(("wordBeam", Self.format(wordBeam))) }
-        if let languageWeight { out.append(("languageWeight", Self.format(languageWeight))) }
-        if let secondPassLanguageWeight {
-            out.append(("secondPassLanguageWeight", Self.format(secondPassLanguageWeight)))
-        }
-        if let bestPathLanguageWeight { out.append(("bestPathLanguageWeight", Self.format(bestPathLanguageWeight))) }
-        if let wordInsertionPenalty { out.append(("wordInsertionPenalty", Self.format(wordInsertionPenalty))) }
-        if let secondPass { out.append(("secondPass", "\(secondPass)")) }
-        if let bestPath { out.append(("bestPath", "\(bestPath)")) }
-        return out
+        Self.settings.compactMap { setting in setting.text(in: self).map { (setting.name, $0) } }
     }
 
     /// The engine arguments, sorted by flag, as they would be typed: what the decoder is started with, what
@@ -159,19 +164,9 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
     /// A setting given at the engine's default is left out: it decodes the same, so it keeps the same key.
     public var commandLine: [String] {
         var arguments = ["-remove_silence": "no"]
-        for (name, text) in values {
-            let setting = Self.settings.first { $0.name == name }!
-            let engineText = text == "true" ? "yes" : text == "false" ? "no" : text
-            let isDefault =
-                setting.numeric == nil
-                ? engineText == setting.engineDefault : Double(text) == Double(setting.engineDefault)
-            if !isDefault { arguments[setting.flag] = engineText }
+        for setting in Self.settings {
+            if let text = setting.engineText(in: self) { arguments[setting.flag] = text }
         }
         return arguments.keys.sorted().flatMap { [$0, arguments[$0]!] }
-    }
-
-    /// A number as the engine reads it back exactly (`1e-40`, `6.5`).
-    static func format(_ value: Double) -> String {
-        "\(value)"
     }
 }

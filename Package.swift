@@ -2,8 +2,9 @@
 // Gambit: did our custom phrases make speech recognition better, by how much, at what cost?
 //
 // The targets follow the pipeline (see README.md, "How it fits together"):
-// Audio → TrainingData → NGram → LanguageModel → Recognition → Scoring → Runner → Reporting → Gate,
-// with one C module per C library underneath and a thin `gambit` executable on top.
+// Audio → TrainingData → NGram → LanguageModel → Recognition → Runner → Reporting → Gate, with Scoring and
+// Results (the records every stage writes) beside them, one C module per C library underneath and a thin
+// `gambit` executable on top.
 import PackageDescription
 
 let package = Package(
@@ -58,9 +59,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The one way to decode (Transcriber): in worker processes or in-process, journaled; the only module that
+        // creates recognizers and decoders (Tests/RecognitionTests/OneWayToDecodeTests checks).
         .target(
             name: "Recognition",
-            dependencies: ["Audio", "PocketSphinx", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["Audio", "PocketSphinx", "Results", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         .target(name: "Scoring"),

@@ -141,7 +141,7 @@ func realRecordings() throws -> [URL] {
 /// variant under a mix, after loading the model. Prints: model load s, decode s (load excluded),
 /// audio s, peak RSS MB.
 func decodeMixCase(_ mode: String, _ variantName: String) throws {
-    let recognizer = try SpeechRecognizer(locale: "en-US")
+    let transcriber = try Transcriber(mode: .inProcess)
     var configuration: LanguageModelConfiguration?
     if mode != "base" {
         guard let mix = MixCase(rawValue: mode) else { throw BenchmarkError("unknown mode \(mode)") }
@@ -152,18 +152,15 @@ func decodeMixCase(_ mode: String, _ variantName: String) throws {
         guard cached else { throw BenchmarkError("\(variantName) \(mode) was not prepared before the decode case") }
         configuration = Toolchain.configuration(artifact, weight: variant.weight)
     }
-    let load = try seconds { try recognizer.preload(configuration) }
-    let loader = AudioLoader()
-    let clips = try realRecordings().map { try loader.load($0) }
-    let options = RecognitionOptions(
-        requiresOnDeviceRecognition: true, customizedLanguageModel: configuration, maximumAlternatives: 0)
-    var decode = 0.0
-    for clip in clips {
-        decode += try seconds { _ = try recognizer.recognize(clip, options: options) }
-    }
+    // The first answer carries the model's load time; every answer's decode time leaves the load out.
+    let requests = try realRecordings().map { transcriber.request(audio: $0, configuration: configuration) }
+    let answers = try transcriber.transcribe(requests).values
+    if let failure = answers.compactMap(\.failure).first { throw BenchmarkError("decode: \(failure)") }
     print(
         String(
-            format: "%.6f %.6f %.6f %.1f", load, decode, clips.reduce(0) { $0 + $1.duration }, peakRSSMegabytes()))
+            format: "%.6f %.6f %.6f %.1f", answers.map(\.modelLoadSeconds).max() ?? 0,
+            answers.reduce(0) { $0 + $1.decodeSeconds }, answers.reduce(0) { $0 + $1.audioSeconds },
+            peakRSSMegabytes()))
 }
 
 /// Decode RTF of the base model and of one variant under each mix, on the same files, one process
@@ -220,15 +217,15 @@ func workerMemoryBenchmark() throws {
                 try toolchain.prepare(variant.training, options: mix.options(for: variant)).artifact,
                 weight: variant.weight)
         }
-        let worker = try WorkerProcess(command: [gambit.path, "worker"])
-        var peaks: [Double] = []
-        for (index, configuration) in ([nil] + configurations).enumerated() {
-            let response = try worker.decode(
-                WorkRequest(key: "bench-\(index)", audio: audio.path, configuration: configuration))
-            if let failure = response.failure { throw BenchmarkError("worker: \(failure)") }
-            peaks.append(response.peakResidentMegabytes)
+        // One worker, given the base model's utterance and then each variant's in turn, as a run's work arrives.
+        let transcriber = try Transcriber(mode: .workers(executable: gambit, count: 1))
+        let requests = ([nil] + configurations).map { transcriber.request(audio: audio, configuration: $0) }
+        let answers = try transcriber.transcribe(requests)
+        let peaks = try requests.map { request in
+            guard let answer = answers[request.key] else { throw BenchmarkError("worker: no answer") }
+            if let failure = answer.failure { throw BenchmarkError("worker: \(failure)") }
+            return answer.peakResidentMegabytes
         }
-        worker.finish()
         print(
             "  " + mix.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)
                 + peaks.map { String(format: "%5.0f", $0).padding(toLength: 17, withPad: " ", startingAt: 0) }

@@ -74,10 +74,11 @@ struct Decode: ParsableCommand {
                 "--alternatives is \(alternatives); it must be within \(RecognitionOptions.alternativesRange.lowerBound)…"
                     + "\(RecognitionOptions.alternativesRange.upperBound)")
         }
-        let recognizer = try SpeechRecognizer(locale: locale, settings: try engine.settings())
+        let transcriber = try Transcriber(
+            settings: try engine.settings(), model: try AcousticModel.installed(for: locale), mode: .inProcess)
         var options = RecognitionOptions(requiresOnDeviceRecognition: !allowServer, maximumAlternatives: alternatives)
         if let training {
-            let (artifact, _) = try Toolchain(model: recognizer.model).prepare(
+            let (artifact, _) = try Toolchain(model: transcriber.model).prepare(
                 URL(fileURLWithPath: training), options: prepareOptions)
             options.customizedLanguageModel = Toolchain.configuration(artifact, weight: weight)
         }
@@ -85,7 +86,7 @@ struct Decode: ParsableCommand {
         for path in audio {
             let request = URLRecognitionRequest(url: URL(fileURLWithPath: path), rawFormat: rawFormat, options: options)
             do {
-                let result = try recognizer.recognize(request)
+                let result = try transcriber.recognize(request)
                 print(
                     json ? DecodeOutput.json(path: path, result: result) : DecodeOutput.text(path: path, result: result)
                 )

@@ -69,6 +69,12 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Keep the models of every point in this folder (default as for gambit run; see gambit cache).")
     var cacheDir: String?
 
+    @Option(help: "Decoder worker processes.")
+    var workers = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Ignore the sweep's journal and decode everything again (by default a stopped sweep resumes).")
+    var fresh = false
+
     static func budgetList(_ text: String) throws -> [Int?] {
         try text.split(separator: ",").map { item in
             let value = item.trimmingCharacters(in: .whitespaces)
@@ -94,6 +100,10 @@ struct SweepCommand: ParsableCommand {
             templateScales: try list(templateScales, "template-scales"), budgets: try Self.budgetList(budgets),
             confirm: confirm, tolerance: tolerance, scaling: try Sweep.curve(scaling), pointScoring: points)
         options.allowOutsidePaths = allowOutsidePaths
+        guard workers >= 1 else { throw ValidationError("--workers is \(workers); it must be at least 1") }
+        options.workers = workers
+        options.workerExecutable = Run.executable()
+        options.fresh = fresh
         guard options.weights.allSatisfy({ $0 <= 1 }) else { throw ValidationError("--weights must be within 0…1") }
         let suiteFile = try Suite.load(URL(fileURLWithPath: suite))
         // Refused before the sweep's long work, not after it.
@@ -101,14 +111,17 @@ struct SweepCommand: ParsableCommand {
         let cacheFolder =
             cacheDir.map { URL(fileURLWithPath: $0) }
             ?? (suiteFile.cacheInOutput ? Runner.outputCacheFolder(in: URL(fileURLWithPath: output)) : nil)
+        // Every full decode is journaled in the output's data folder: a sweep stopped half-way resumes there.
+        let data = URL(fileURLWithPath: output).appendingPathComponent(Runner.dataFolder)
+        options.journal = data.appendingPathComponent(Sweep.journalName)
+        try OutputPath.check(options.journal!, isInside: URL(fileURLWithPath: output))
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let sweep = Sweep(suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: cacheFolder))
         sweep.log = { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         let (results, cost, recommended) = try sweep.run()
         print(SweepSummary.text(results, cost: cost))
 
         let outputURL = URL(fileURLWithPath: output)
-        let data = outputURL.appendingPathComponent(Runner.dataFolder)
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let sweepFile = data.appendingPathComponent("sweep.json")

@@ -37,6 +37,16 @@ public struct AcousticModel: Sendable, Hashable, Codable {
     /// The models this machine can offer, by locale.
     public static var installed: [String: AcousticModel] { ["en-US": .englishUS] }
 
+    /// The installed model for a locale (`en-US`, also `en_US`).
+    ///
+    /// - Throws: ``RecognitionError/unsupportedLocale(_:supported:)`` when this machine has none.
+    public static func installed(for locale: String) throws(RecognitionError) -> AcousticModel {
+        guard let model = installed[canonicalLocale(locale)] else {
+            throw .unsupportedLocale(locale, supported: installed.keys.sorted())
+        }
+        return model
+    }
+
     /// Normalises `en_US`, `en-us` and `en-US` to `en-US`.
     public static func canonicalLocale(_ identifier: String) -> String {
         let parts = identifier.replacingOccurrences(of: "_", with: "-").split(separator: "-")

@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModel
+import Recognition
 import Results
 
 /// The run's pass/fail checks: on-device enforcement, the customization canary, the anti-context

@@ -197,29 +197,32 @@ public final class Runner {
         }
 
         // Work items, content-keyed, in a fixed order; a shard keeps its slice of utterances.
+        let transcriber = try Transcriber(
+            settings: suite.decoder, model: toolchain.model,
+            mode: .workers(executable: options.workerExecutable, count: options.workers))
         var audioHashes: [String: String] = [:]
         var items: [(system: Int, index: Int, entry: CorpusEntry, request: WorkRequest)] = []
-        let model = toolchain.model
-        let decoderSettings = suite.decoder
-        // A SHA-256 over the base model files: compute it once, not once per work item.
-        let modelFingerprint = model.fingerprint
         for (s, system) in systems.enumerated() {
             for (index, entry) in (corpusEntries[system.corpus.name] ?? []).enumerated() {
                 if let shard = options.shard, Self.shardIndex(entry.id, count: shard.count) != shard.index { continue }
-                let audioHash = audioHashes[entry.audio.path] ?? Self.hashFile(entry.audio)
+                let audioHash = audioHashes[entry.audio.path] ?? WorkRequest.hashFile(entry.audio)
                 audioHashes[entry.audio.path] = audioHash
                 let streamed =
                     system.mode != .oracle && system.external == nil && index < suite.streaming.utterances
                     ? suite.streaming.chunkMilliseconds : nil
-                // An external recognizer is not PocketSphinx: the engine's settings do not change its output,
-                // so changing them does not run its (perhaps slow, perhaps off-device) command again.
-                let key = Self.workKey(
-                    audioHash: audioHash, systemFingerprint: system.fingerprint, modelFingerprint: modelFingerprint,
-                    decoder: system.external == nil ? decoderSettings : .standard, streamedChunkMilliseconds: streamed)
-                let request = WorkRequest(
-                    key: key, audio: entry.audio.path, configuration: system.configuration,
-                    streamingChunkMilliseconds: streamed, terms: system.terms, crashForTesting: nil,
-                    external: system.external)
+                var request = transcriber.request(
+                    audio: entry.audio, audioHash: audioHash, configuration: system.configuration,
+                    systemFingerprint: system.fingerprint, streamingChunkMilliseconds: streamed, terms: system.terms)
+                if let external = system.external {
+                    // An external recognizer is not PocketSphinx: the engine's settings do not change its output,
+                    // so changing them does not run its (perhaps slow, perhaps off-device) command again.
+                    request.key = WorkRequest.key(
+                        audioHash: audioHash, systemFingerprint: system.fingerprint,
+                        modelFingerprint: transcriber.modelFingerprint, decoder: .standard,
+                        streamedChunkMilliseconds: nil)
+                    request.external = external
+                }
+                if options.crashOnceForTesting.contains(entry.id) { request.crashForTesting = true }
                 items.append((s, index, entry, request))
             }
         }
@@ -234,40 +237,14 @@ public final class Runner {
         }
 
         // Resume: what the journal already has is not decoded again.
-        let journalURL = dataFolder.appendingPathComponent(Self.journalName)
-        if options.fresh { try? FileManager.default.removeItem(at: journalURL) }
-        var done = Journal.read(journalURL)
-        let journal = try Journal(appendingTo: journalURL)
-        journal.failAfterLinesForTesting = options.failJournalAfterLinesForTesting
-        var pending: [WorkRequest] = []
-        var queued = Set<String>()
-        for item in items where done[item.request.key] == nil && queued.insert(item.request.key).inserted {
-            var request = item.request
-            if options.crashOnceForTesting.contains(item.entry.id) { request.crashForTesting = true }
-            pending.append(request)
-        }
-        let total = pending.count
-        let collected = Collector()
-        // Fault injection for the resume test: stop this process (SIGSTOP) once its N-th journal line
-        // is on disk, so that a test can kill it at a known point whatever the machine's speed.
-        let stopAfterJournalLines = ProcessInfo.processInfo.environment[Self.stopAfterJournalLinesVariable]
-            .flatMap { Int($0) }
-        // Off-device recognizers need the network; everything else decodes with it denied.
-        let offDevice = pending.filter { $0.external.map { !$0.onDevice } ?? false }
-        let onDevice = pending.filter { $0.external.map(\.onDevice) ?? true }
-        for (requests, denyNetwork) in [(onDevice, options.denyNetwork), (offDevice, false)] where !requests.isEmpty {
-            let pool = WorkerPool(
-                executable: options.workerExecutable, count: options.workers, denyNetwork: denyNetwork,
-                decoder: suite.decoder)
-            try pool.run(requests) { [progress = options.progress] response in
-                try journal.append(response)
-                let count = collected.add(response)
-                if count == stopAfterJournalLines { raise(SIGSTOP) }
-                progress?(count, total)
-            }
-        }
-        for response in collected.responses { done[response.key] = response }
-        journal.close()
+        transcriber.denyNetwork = options.denyNetwork
+        transcriber.progress = options.progress
+        transcriber.failJournalAfterLinesForTesting = options.failJournalAfterLinesForTesting
+        transcriber.stopAfterJournalLinesForTesting = ProcessInfo.processInfo.environment[
+            Self.stopAfterJournalLinesVariable
+        ].flatMap { Int($0) }
+        let done = try transcriber.transcribe(
+            items.map(\.request), journal: dataFolder.appendingPathComponent(Self.journalName), fresh: options.fresh)
 
         // Results: per-utterance records, then every aggregate through Scoring.
         var systemResults: [SystemResults] = []
@@ -322,8 +299,8 @@ public final class Runner {
             shard: options.shard, settings: settings,
             engine: EngineInfo(
                 name: "PocketSphinx", version: "5prealpha (Debian 0.8+5prealpha+1)",
-                acousticModelPath: model.hmm.standardizedFileURL.lastPathComponent,
-                acousticModelFingerprint: modelFingerprint,
+                acousticModelPath: toolchain.model.hmm.standardizedFileURL.lastPathComponent,
+                acousticModelFingerprint: transcriber.modelFingerprint,
                 decoderArguments: suite.decoder.commandLine),
             externalRecognizers: suite.recognizers.isEmpty
                 ? nil
@@ -417,137 +394,7 @@ public final class Runner {
         return Int(value % UInt64(count))
     }
 
-    /// The key a decoded utterance is journaled and resumed under: everything that can change its hypothesis
-    /// (the audio's bytes, the system's model, the acoustic model, the engine settings and the streaming chunk).
-    /// The engine's default settings give the key they gave before settings could be changed.
-    public static func workKey(
-        audioHash: String, systemFingerprint: String, modelFingerprint: String, decoder: DecoderSettings,
-        streamedChunkMilliseconds: Int?
-    ) -> String {
-        sha256(
-            [
-                audioHash, systemFingerprint, modelFingerprint, decoder.commandLine.joined(separator: " "),
-                "\(streamedChunkMilliseconds ?? 0)",
-            ].joined(separator: "|"))
-    }
-
     static func sha256(_ text: String) -> String {
         SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
-
-    static func hashFile(_ url: URL) -> String {
-        guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return "missing:\(url.path)" }
-        return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
-    }
-}
-
-/// Collects responses from worker threads.
-final class Collector: @unchecked Sendable {
-    // @unchecked: only mutated inside WorkerPool's completion callback, which the pool serialises.
-    private(set) var responses: [WorkResponse] = []
-
-    func add(_ response: WorkResponse) -> Int {
-        responses.append(response)
-        return responses.count
-    }
-}
-
-/// Append-only record of finished utterances: one JSON line each, flushed as it is written, so a
-/// crash or `kill -9` loses at most the line being written (which is then ignored).
-///
-/// A line is written whole or not at all: when an append fails (a full disk), the bytes it managed
-/// to write are cut off again and the run stops with ``JournalError``, so that the next run, with
-/// space freed, resumes from whole lines.
-final class Journal: @unchecked Sendable {
-    // @unchecked: append is only called from WorkerPool's serialised completion callback.
-    private let handle: FileHandle
-    private let path: String
-    private var lines = 0
-    /// Test hook: the append after this many lines fails half-way with ENOSPC.
-    var failAfterLinesForTesting: Int?
-
-    init(appendingTo url: URL) throws {
-        if !FileManager.default.fileExists(atPath: url.path) {
-            FileManager.default.createFile(atPath: url.path, contents: nil)
-        }
-        path = url.path
-        handle = try FileHandle(forWritingTo: url)
-        let end = try handle.seekToEnd()
-        // A run killed mid-write leaves a torn last line: end it so the next line starts clean.
-        if end > 0, let reader = try? FileHandle(forReadingFrom: url) {
-            try reader.seek(toOffset: end - 1)
-            if reader.readData(ofLength: 1) != Data("\n".utf8) { try handle.write(contentsOf: Data("\n".utf8)) }
-            try? reader.close()
-        }
-    }
-
-    func append(_ response: WorkResponse) throws(JournalError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        var data: Data
-        do {
-            data = try encoder.encode(response)
-        } catch {
-            throw JournalError(path: path, reason: "cannot encode a result: \(error)", kept: lines)
-        }
-        data.append(UInt8(ascii: "\n"))
-        let fd = handle.fileDescriptor
-        let start = lseek(fd, 0, SEEK_END)
-        var failure: Int32 = 0
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            let injected = failAfterLinesForTesting == lines
-            let limit = injected ? raw.count / 2 : raw.count
-            while offset < limit {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, limit - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-            if injected { failure = ENOSPC }
-        }
-        if failure == 0, fsync(fd) != 0 { failure = errno }
-        guard failure != 0 else {
-            lines += 1
-            return
-        }
-        // Cut the partial line off, so that the journal holds whole lines only.
-        if start >= 0 {
-            _ = ftruncate(fd, start)
-            _ = lseek(fd, start, SEEK_SET)
-        }
-        throw JournalError(path: path, reason: String(cString: strerror(failure)), kept: lines)
-    }
-
-    func close() { try? handle.close() }
-
-    /// Finished work by key; a torn last line is skipped.
-    static func read(_ url: URL) -> [String: WorkResponse] {
-        guard let data = try? Data(contentsOf: url) else { return [:] }
-        var done: [String: WorkResponse] = [:]
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let response = try? JSONDecoder().decode(WorkResponse.self, from: Data(line)) else { continue }
-            // A crashed attempt is retried on resume; a normal answer is final.
-            if response.failure == nil || !response.crashed { done[response.key] = response }
-        }
-        return done
-    }
-}
-
-/// A result could not be written to the run's journal, so the run stopped rather than lose it.
-public struct JournalError: Error, CustomStringConvertible, Equatable {
-    /// The journal file.
-    public var path: String
-    /// Why the write failed, e.g. "No space left on device".
-    public var reason: String
-    /// Results this run appended before the failure; they are kept, whole.
-    public var kept: Int
-
-    public var description: String {
-        "\(path): cannot append to the run's journal (\(reason)); the run stopped. The \(kept) result(s) it "
-            + "journaled are kept; free space and run the same command again to resume where it stopped."
     }
 }

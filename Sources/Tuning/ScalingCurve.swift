@@ -14,7 +14,7 @@ import TrainingData
 /// catalogue to catch the few names a user will say.
 ///
 /// Distractors widen the custom vocabulary, which the sweep's lattices cannot contain, so every
-/// point is a full decode of the dev split (domain and anti-context), shared over two decoders.
+/// point is a full decode of the dev split (domain and anti-context), in every worker.
 public struct ScalingCurve: Sendable {
     public var termCounts: [Int]
 
@@ -73,7 +73,7 @@ extension Sweep {
             let artifact = try toolchain.compiler.prepare(extended, output: folder, options: variant.prepareOptions)
                 .artifact
             let configuration = Toolchain.configuration(artifact, weight: variant.weight)
-            let hypotheses = try decodeInParallel(dev.domainClips + dev.antiClips, configuration)
+            let hypotheses = try decode((dev.domain + dev.anti).map(\.audio), configuration)
             let onDomain = score(dev.domain, Array(hypotheses.prefix(dev.domain.count)), boosted: boosted)
             let onAnti = score(dev.anti, Array(hypotheses.dropFirst(dev.domain.count)), boosted: [])
             let point = ScalingPoint(
@@ -91,44 +91,5 @@ extension Sweep {
             points.append(point)
         }
         return points
-    }
-
-    /// Transcribes the clips with two decoders at once (one per core of the machines this runs on),
-    /// in order.
-    func decodeInParallel(_ clips: [AudioClip], _ configuration: LanguageModelConfiguration?) throws -> [String] {
-        let lanes = min(2, max(1, clips.count))
-        let results = Results(count: clips.count)
-        let model = toolchain.model
-        let settings = suite.decoder
-        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-            let indices = Array(stride(from: lane, to: clips.count, by: lanes))
-            do {
-                let hypotheses = try Self.transcribe(
-                    indices.map { clips[$0] }, configuration, model: model, settings: settings)
-                for (index, hypothesis) in zip(indices, hypotheses) { results.set(index, hypothesis) }
-            } catch {
-                results.fail(error)
-            }
-        }
-        return try results.value()
-    }
-
-    /// Hypotheses filled in by parallel lanes; every index is written by exactly one lane.
-    private final class Results: @unchecked Sendable {
-        private var hypotheses: [String]
-        private var error: Error?
-        private let lock = NSLock()
-
-        init(count: Int) { hypotheses = Array(repeating: "", count: count) }
-
-        func set(_ index: Int, _ hypothesis: String) { lock.withLock { hypotheses[index] = hypothesis } }
-        func fail(_ error: Error) { lock.withLock { self.error = error } }
-
-        func value() throws -> [String] {
-            try lock.withLock {
-                if let error { throw error }
-                return hypotheses
-            }
-        }
     }
 }

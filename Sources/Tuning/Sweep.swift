@@ -32,6 +32,15 @@ public struct SweepOptions: Sendable {
     /// How each point's hypotheses are made; nil for the variant's mix's default
     /// (``PointScoring/default(for:)``).
     public var pointScoring: PointScoring?
+    /// The `gambit` executable whose `worker` processes decode, one per core; nil decodes in this process.
+    public var workerExecutable: URL?
+    /// Worker processes (with ``workerExecutable``).
+    public var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// Where every full decode is journaled as it finishes, so that a sweep stopped half-way (a crash, `kill -9`)
+    /// resumes without decoding it again; nil for none.
+    public var journal: URL?
+    /// Forget the journal and decode everything again.
+    public var fresh = false
 
     /// How a sweep turns a point's model into hypotheses.
     public enum PointScoring: String, Sendable, Codable, CaseIterable {
@@ -111,6 +120,8 @@ public struct SweepCost: Sendable, Codable {
 /// rescored (see `LatticeRescorer`), and a few are confirmed by full decoding, so the report can say
 /// how far rescoring is from the truth.
 public final class Sweep {
+    /// The journal's name in an output's data folder (`gambit sweep` keeps it there).
+    public static let journalName = "sweep-journal.jsonl"
     let suite: Suite
     let options: SweepOptions
     let toolchain: Toolchain
@@ -118,6 +129,10 @@ public final class Sweep {
         workers: 1, normalizer: .standard, alignmentMode: .sclite, bootstrap: BootstrapOptions(), minimumGoodWords: 2)
     /// Progress lines for a terminal.
     public var log: (String) -> Void = { _ in }
+    /// Decodes for ``run()``, built there from the suite's decoder settings.
+    var transcriber: Transcriber?
+    /// SHA-256 of each audio file, part of its work keys; computed once per file.
+    var audioHashes: [URL: String] = [:]
 
     public init(suite: Suite, options: SweepOptions, toolchain: Toolchain = Toolchain()) {
         self.suite = suite
@@ -131,11 +146,17 @@ public final class Sweep {
         var anti: [CorpusEntry]
         /// Name and entry count of each anti-context corpus, in the order of ``anti``.
         var antiCorpora: [(name: String, count: Int)]
-        var domainClips: [AudioClip]
-        var antiClips: [AudioClip]
     }
 
     public func run() throws -> (SweepResults, SweepCost, CustomLanguageModelData) {
+        let transcriber = try Transcriber(
+            settings: suite.decoder, model: toolchain.model,
+            mode: options.workerExecutable.map { .workers(executable: $0, count: options.workers) } ?? .inProcess)
+        if options.fresh, let journal = options.journal { try? FileManager.default.removeItem(at: journal) }
+        transcriber.stopAfterJournalLinesForTesting = ProcessInfo.processInfo.environment[
+            Runner.stopAfterJournalLinesVariable
+        ].flatMap { Int($0) }
+        self.transcriber = transcriber
         guard
             let variant = options.variant.map({ name in suite.variants.first { $0.name == name } })
                 ?? suite.variants.first
@@ -180,19 +201,17 @@ public final class Sweep {
         // weight: a strongly biased pass prunes the unbiased alternatives out of the lattice, an
         // unbiased one the custom words. With full decodes, the pass is the baseline's decode.
         var clock = Stopwatch()
-        let allClips = dev.domainClips + dev.antiClips
+        let allAudio = (dev.domain + dev.anti).map(\.audio)
         let baselineHypotheses: [String]
         var rescorer: LatticeRescorer?
         switch pointScoring {
         case .rescore:
-            let lattices = try LatticeRescorer(
-                model: toolchain.model, settings: suite.decoder,
-                configuration: Toolchain.configuration(full, weight: firstPassWeight))
-            for clip in allClips { try lattices.add(clip) }
+            let lattices = try transcriber.latticePass(
+                allAudio, configuration: Toolchain.configuration(full, weight: firstPassWeight))
             baselineHypotheses = try lattices.rescore(customModel: nil, weight: 0)
             rescorer = lattices
         case .decode:
-            baselineHypotheses = try decodeInParallel(allClips, nil)
+            baselineHypotheses = try decode(allAudio, nil)
         }
         let decodePass = clock.lap()
         log(
@@ -233,7 +252,7 @@ public final class Sweep {
                 try rescorer?.rescore(
                     customModel: artifact.languageModel, weight: parameters.weight,
                     containsBaseModel: artifact.manifest.containsBaseModel)
-                ?? decodeInParallel(allClips, Toolchain.configuration(artifact, weight: parameters.weight))
+                ?? decode(allAudio, Toolchain.configuration(artifact, weight: parameters.weight))
             rescoreSeconds += step.lap()
             let onDomain = score(dev.domain, Array(hypotheses.prefix(dev.domain.count)), boosted: boosted)
             // Each anti-context utterance is aligned once: the checks read the corpora apart, the
@@ -289,7 +308,7 @@ public final class Sweep {
             confirmed.insert(parameters)
             var step = Stopwatch()
             let configuration = Toolchain.configuration(artifacts[parameters]!, weight: parameters.weight)
-            let hypotheses = try decode(dev.domainClips, configuration)
+            let hypotheses = try decode(dev.domain.map(\.audio), configuration)
             let decoded = score(dev.domain, hypotheses, boosted: boosted)
             confirmSeconds += step.lap()
             if let index = points.firstIndex(where: { $0.parameters == parameters }) {
@@ -301,15 +320,15 @@ public final class Sweep {
         log("evaluating the recommendation once on the test split")
         let test = try split("test", domain: domain, anti: anti)
         let configuration = Toolchain.configuration(artifacts[chosen.parameters]!, weight: chosen.parameters.weight)
-        let testCustom = score(test.domain, try decodeInParallel(test.domainClips, configuration), boosted: boosted)
-        let testBase = score(test.domain, try decodeInParallel(test.domainClips, nil), boosted: boosted)
+        let testCustom = score(test.domain, try decode(test.domain.map(\.audio), configuration), boosted: boosted)
+        let testBase = score(test.domain, try decode(test.domain.map(\.audio), nil), boosted: boosted)
         let testAnti =
             test.anti.isEmpty
             ? nil
-            : score(test.anti, try decodeInParallel(test.antiClips, configuration), boosted: []).rates.wordErrorRate
+            : score(test.anti, try decode(test.anti.map(\.audio), configuration), boosted: []).rates.wordErrorRate
         let testAntiBaseline =
             test.anti.isEmpty
-            ? nil : score(test.anti, try decodeInParallel(test.antiClips, nil), boosted: []).rates.wordErrorRate
+            ? nil : score(test.anti, try decode(test.anti.map(\.audio), nil), boosted: []).rates.wordErrorRate
         func summary(_ metrics: SystemMetrics) -> MetricSummary {
             MetricSummary(
                 wordErrorRate: metrics.rates.wordErrorRate, sentenceErrorRate: metrics.rates.sentenceErrorRate,
@@ -354,26 +373,20 @@ public final class Sweep {
         let domainEntries = try entries(domain, strict: true)
         let antiParts = try anti.map { ($0.name, try entries($0, strict: false)) }
         let antiEntries = antiParts.flatMap(\.1)
-        let loader = AudioLoader()
-        let load = { (entries: [CorpusEntry]) throws -> [AudioClip] in try entries.map { try loader.load($0.audio) } }
-        return Split(
-            domain: domainEntries, anti: antiEntries, antiCorpora: antiParts.map { ($0.0, $0.1.count) },
-            domainClips: try load(domainEntries),
-            antiClips: try load(antiEntries))
+        return Split(domain: domainEntries, anti: antiEntries, antiCorpora: antiParts.map { ($0.0, $0.1.count) })
     }
 
-    func decode(_ clips: [AudioClip], _ configuration: LanguageModelConfiguration?) throws -> [String] {
-        try Self.transcribe(clips, configuration, model: toolchain.model, settings: suite.decoder)
-    }
-
-    static func transcribe(
-        _ clips: [AudioClip], _ configuration: LanguageModelConfiguration?, model: AcousticModel,
-        settings: DecoderSettings
-    ) throws -> [String] {
-        let recognizer = try SpeechRecognizer(locale: "en-US", model: model, settings: settings)
-        let options = RecognitionOptions(
-            requiresOnDeviceRecognition: true, customizedLanguageModel: configuration, maximumAlternatives: 0)
-        return try clips.map { try recognizer.recognize($0, options: options).bestTranscription.formattedString }
+    /// The hypothesis of each file under `configuration` (the base model alone when nil), in order, through the
+    /// transcriber: in every worker, journaled, and read back from the journal when a sweep resumes.
+    func decode(_ audio: [URL], _ configuration: LanguageModelConfiguration?) throws -> [String] {
+        guard let transcriber else { preconditionFailure("decode runs inside run()") }
+        let requests = audio.map { url in
+            let hash = audioHashes[url] ?? WorkRequest.hashFile(url)
+            audioHashes[url] = hash
+            return transcriber.request(audio: url, audioHash: hash, configuration: configuration)
+        }
+        // The sweep's figures are over every utterance: one that fails stops it, by name.
+        return try transcriber.hypotheses(requests, journal: options.journal)
     }
 
     func records(_ entries: [CorpusEntry], _ hypotheses: [String]) -> [UtteranceRecord] {

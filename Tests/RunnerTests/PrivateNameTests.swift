@@ -5,6 +5,7 @@ import Results
 import ResultsFixtures
 import Testing
 
+@testable import Recognition
 @testable import Runner
 
 /// The fixture run with private terms in every name: the suite, the private variant (`siobhan-full`), its

@@ -2,6 +2,7 @@ import Foundation
 import GambitTestSupport
 import LanguageModel
 import NGram
+import Recognition
 import Results
 import Runner
 import Testing

@@ -108,7 +108,7 @@ struct StrictSuiteTests {
     @Test("The engine settings are part of every decoded utterance's key; the defaults keep today's key")
     func decoderSettingsInTheKey() throws {
         func key(_ settings: DecoderSettings) -> String {
-            Runner.workKey(
+            WorkRequest.key(
                 audioHash: "a", systemFingerprint: "s", modelFingerprint: "m", decoder: settings,
                 streamedChunkMilliseconds: nil)
         }

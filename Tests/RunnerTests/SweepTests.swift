@@ -51,9 +51,12 @@ struct SweepTests {
     )
     func mergedSweep() throws {
         let suite = try MiniSuite(mix: "merged")
+        var options = SweepOptions(phraseScales: [1], templateScales: [1], confirm: 1)
+        // Decoded by two worker processes, as `gambit sweep` does.
+        options.workerExecutable = MiniSuite.executable
+        options.workers = 2
         let sweep = Sweep(
-            suite: try Suite.load(suite.suiteFile),
-            options: SweepOptions(phraseScales: [1], templateScales: [1], confirm: 1),
+            suite: try Suite.load(suite.suiteFile), options: options,
             toolchain: Toolchain(cacheFolder: suite.folder.appendingPathComponent("cache")))
         let (results, _, _) = try sweep.run()
         #expect(results.mix == "merged")
@@ -111,9 +114,11 @@ struct SweepTests {
     @Test("The scaling curve adds distractor terms nobody says and decodes the dev split at each size")
     func scaling() throws {
         let suite = try MiniSuite()
-        let options = SweepOptions(
+        var options = SweepOptions(
             weights: [0.5], phraseScales: [1], templateScales: [1], confirm: 0,
             scaling: ScalingCurve(termCounts: [0, 300]))
+        options.workerExecutable = MiniSuite.executable
+        options.workers = 2
         let sweep = Sweep(
             suite: try Suite.load(suite.suiteFile), options: options,
             toolchain: Toolchain(cacheFolder: suite.folder.appendingPathComponent("cache")))
@@ -133,5 +138,75 @@ struct SweepTests {
         #expect(
             try ScalingCurve.distractors(count: 10, excluding: references, compiler: compiler)
                 == Array(distractors.prefix(10)))
+    }
+
+    @Test("A sweep killed with SIGKILL half-way resumes from its journal: nothing decoded twice, the same pick")
+    func resumeAfterKill() throws {
+        let suite = try MiniSuite(mix: "merged")
+        let arguments = ["--weights", "0.5,0.9", "--phrase-scales", "1", "--template-scales", "1", "--scaling", "none"]
+        let reference = try sweep(suite, output: "reference", arguments)
+        let referenceLines = try journalLines(suite, "reference")
+        // The first attempt stops itself once its 7th answer is journaled, and is killed there.
+        let process = try startSweep(suite, output: "killed", arguments, stopAfterJournalLines: 7)
+        let stopped = waitUntilStopped(process)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try #require(stopped, "the sweep ended before its journal had 7 lines")
+        #expect(try journalLines(suite, "killed").count == 7)
+        #expect(referenceLines.count > 14, "the kill should land part way: \(referenceLines.count) decodes")
+        let resumed = try sweep(suite, output: "killed", arguments)
+        // Every decode is journaled once: the resumed sweep decoded only what the killed one had not.
+        let lines = try journalLines(suite, "killed")
+        #expect(lines.count == referenceLines.count)
+        #expect(Set(lines) == Set(referenceLines))
+        #expect(resumed.recommendation?.parameters == reference.recommendation?.parameters)
+        #expect(resumed.points.map(\.boostedWordErrorRate) == reference.points.map(\.boostedWordErrorRate))
+        #expect(resumed.recommendation?.test.wordErrorRate == reference.recommendation?.test.wordErrorRate)
+    }
+
+    /// The keys of a sweep's journal, one per line.
+    private func journalLines(_ suite: MiniSuite, _ output: String) throws -> [String] {
+        let journal = suite.folder.appendingPathComponent("\(output)/.gambit/\(Sweep.journalName)")
+        return try String(contentsOf: journal, encoding: .utf8).split(separator: "\n").map { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return try #require(object?["key"] as? String)
+        }
+    }
+
+    /// Runs `gambit sweep` to the end and reads its results.
+    private func sweep(_ suite: MiniSuite, output: String, _ arguments: [String]) throws -> SweepResults {
+        let process = try startSweep(suite, output: output, arguments, stopAfterJournalLines: nil)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        let file = suite.folder.appendingPathComponent("\(output)/.gambit/sweep.json")
+        return try JSONDecoder().decode(SweepResults.self, from: Data(contentsOf: file))
+    }
+
+    private func startSweep(_ suite: MiniSuite, output: String, _ arguments: [String], stopAfterJournalLines: Int?)
+        throws -> Process
+    {
+        let process = Process()
+        process.executableURL = MiniSuite.executable
+        process.arguments =
+            ["sweep", suite.suiteFile.path, "--output", suite.folder.appendingPathComponent(output).path]
+            + ["--workers", "2"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        var environment = ProcessInfo.processInfo.environment
+        environment["GAMBIT_CACHE"] = suite.folder.appendingPathComponent("cache").path
+        environment[Runner.stopAfterJournalLinesVariable] = stopAfterJournalLines.map(String.init)
+        process.environment = environment
+        try process.run()
+        return process
+    }
+
+    /// Waits until the process is stopped by a signal (state "T" in `/proc/PID/stat`); false if it exits.
+    private func waitUntilStopped(_ process: Process) -> Bool {
+        while process.isRunning {
+            let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+            if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst(2).first == "T" { return true }
+            usleep(10_000)
+        }
+        return false
     }
 }

@@ -5,15 +5,18 @@ import Recognition
 import Runner
 import Testing
 
-/// A `gambit worker` started directly (no network namespace), as the runner starts it.
-private func startWorker() throws -> WorkerProcess {
-    try WorkerProcess(command: [TestSupport.gambitExecutable.path, "worker"])
+/// One `gambit worker` started directly (no network namespace), as the runner starts them; it is given the
+/// requests in order.
+private func worker() throws -> Transcriber {
+    let transcriber = try Transcriber(mode: .workers(executable: TestSupport.gambitExecutable, count: 1))
+    transcriber.denyNetwork = false
+    return transcriber
 }
 
-private func decode(
-    _ worker: WorkerProcess, _ audio: URL, with configuration: LanguageModelConfiguration?
-) throws -> WorkResponse {
-    try worker.decode(WorkRequest(key: UUID().uuidString, audio: audio.path, configuration: configuration))
+/// The answers to `requests`, in their order.
+private func decode(_ transcriber: Transcriber, _ requests: [WorkRequest]) throws -> [WorkResponse] {
+    let answers = try transcriber.transcribe(requests)
+    return try requests.map { try #require(answers[$0.key]) }
 }
 
 @Suite("A worker's memory", .serialized)
@@ -26,9 +29,9 @@ struct WorkerMemoryTests {
         let ballast = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 4096)
         defer { ballast.deallocate() }
         memset(ballast, 1, size)
-        let worker = try startWorker()
-        let response = try decode(worker, TestSupport.librivox[0], with: nil)
-        worker.finish()
+        let transcriber = try worker()
+        let response = try #require(
+            try decode(transcriber, [transcriber.request(audio: TestSupport.librivox[0], configuration: nil)]).first)
         #expect(response.failure == nil)
         #expect(response.peakResidentMegabytes > 20 && response.peakResidentMegabytes < 400, "\(response)")
     }
@@ -41,16 +44,16 @@ struct WorkerMemoryTests {
         let artifact = try toolchain.prepare(training).artifact
         // Three weights: three distinct models, each a set of the base model and the custom one.
         let configurations = [0.3, 0.5, 0.7].map { Toolchain.configuration(artifact, weight: $0) }
-        let worker = try startWorker()
+        let transcriber = try worker()
         let audio = TestSupport.librivox[0]
-        let base = try decode(worker, audio, with: nil)
+        let answers = try decode(
+            transcriber, ([nil] + configurations).map { transcriber.request(audio: audio, configuration: $0) })
+        let base = answers[0]
         var peaks: [Double] = []
-        for configuration in configurations {
-            let response = try decode(worker, audio, with: configuration)
+        for response in answers.dropFirst() {
             #expect(response.failure == nil && response.customization == .applied, "\(response)")
             peaks.append(response.peakResidentMegabytes)
         }
-        worker.finish()
         // A set decoder loads its own copy of the base model (about 60 MB beside the acoustic model
         // and search): keeping the base decoder as well would add about 150 MB over the baseline.
         #expect(peaks[0] - base.peakResidentMegabytes < 100, "baseline \(base.peakResidentMegabytes) MB, then \(peaks)")

@@ -1,6 +1,6 @@
 import Audio
+import Crypto
 import Foundation
-import Recognition
 import Results
 
 /// One utterance to decode under one system, as sent to a worker process (one JSON line).
@@ -30,6 +30,38 @@ public struct WorkRequest: Codable, Sendable, Hashable {
         self.terms = terms
         self.crashForTesting = crashForTesting
         self.external = external
+    }
+}
+
+extension WorkRequest {
+    /// The key a decoded utterance is journaled and resumed under: everything that can change its hypothesis
+    /// (the audio's bytes, the system's model, the acoustic model, the engine settings and the streaming chunk).
+    /// The engine's default settings give the key they gave before settings could be changed.
+    ///
+    /// - Parameters:
+    ///   - audioHash: ``hashFile(_:)`` of the audio.
+    ///   - systemFingerprint: What decodes it: `baseline`, `<artifact fingerprint>@<weight>`, an oracle's or an
+    ///     external recognizer's own.
+    public static func key(
+        audioHash: String, systemFingerprint: String, modelFingerprint: String, decoder: DecoderSettings,
+        streamedChunkMilliseconds: Int?
+    ) -> String {
+        sha256(
+            Data(
+                [
+                    audioHash, systemFingerprint, modelFingerprint, decoder.commandLine.joined(separator: " "),
+                    "\(streamedChunkMilliseconds ?? 0)",
+                ].joined(separator: "|").utf8))
+    }
+
+    /// The SHA-256 of a file's bytes, or `missing:<path>` when it cannot be read (its decode then fails by name).
+    public static func hashFile(_ url: URL) -> String {
+        guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return "missing:\(url.path)" }
+        return sha256(data)
+    }
+
+    private static func sha256(_ data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 }
 
@@ -110,9 +142,7 @@ public enum WorkerLoop {
         SpeechRecognizer.returnFreedModelMemory()
         let hello = WorkerHello(networkDenied: NetworkProbe.isDenied(), detail: NetworkProbe.detail())
         emit(hello)
-        let recognizer = try SpeechRecognizer(locale: "en-US", settings: settings)
-        var loaded: [LanguageModelConfiguration?: Double] = [:]
-        let loader = AudioLoader()
+        let decoder = try RequestDecoder(model: nil, settings: settings)
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
             guard let request = try? JSONDecoder().decode(WorkRequest.self, from: Data(line.utf8)) else {
@@ -120,67 +150,91 @@ public enum WorkerLoop {
                 continue
             }
             if request.crashForTesting == true { abort() }
-            var response = WorkResponse(
-                key: request.key, hypothesis: "", words: [], decodeSeconds: 0, audioSeconds: 0,
-                customization: request.configuration == nil ? .notRequested : .ignored, appliedFingerprint: nil,
-                latency: nil, failure: nil, modelLoadSeconds: 0, peakResidentMegabytes: 0, retries: 0, crashed: false)
-            if let external = request.external {
-                response.customization = .notRequested
-                do {
-                    let audio = URL(fileURLWithPath: request.audio)
-                    // Load the audio too: a bad file is the same named error as for PocketSphinx.
-                    response.audioSeconds = try loader.load(audio).duration
-                    let output = try external.transcribe(audio)
-                    response.hypothesis = output.transcript
-                    response.words = output.words
-                    response.decodeSeconds = output.seconds
-                } catch {
-                    response.failure = "\(error)"
-                }
-                response.peakResidentMegabytes = peakResidentMegabytes(of: RUSAGE_CHILDREN)
-                emit(response)
-                continue
-            }
+            emit(decoder.respond(to: request))
+        }
+    }
+
+    private static func emit<Value: Encodable>(_ value: Value) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard var data = try? encoder.encode(value) else { return }
+        data.append(UInt8(ascii: "\n"))
+        FileHandle.standardOutput.write(data)
+    }
+}
+
+/// Turns one ``WorkRequest`` into its ``WorkResponse``: what a worker process does with each line it reads, and
+/// what a ``Transcriber`` running in-process does with each request. One recognizer, kept loaded with the model
+/// of the current system only (work arrives grouped by system).
+final class RequestDecoder {
+    let recognizer: SpeechRecognizer
+    private let loader = AudioLoader()
+    private var loaded: [LanguageModelConfiguration?: Double] = [:]
+
+    /// - Parameter model: The acoustic model; nil for the installed en-US model.
+    init(model: AcousticModel?, settings: DecoderSettings) throws(RecognitionError) {
+        recognizer = try SpeechRecognizer(locale: model?.locale ?? "en-US", model: model, settings: settings)
+    }
+
+    func respond(to request: WorkRequest) -> WorkResponse {
+        var response = WorkResponse(
+            key: request.key, hypothesis: "", words: [], decodeSeconds: 0, audioSeconds: 0,
+            customization: request.configuration == nil ? .notRequested : .ignored, appliedFingerprint: nil,
+            latency: nil, failure: nil, modelLoadSeconds: 0, peakResidentMegabytes: 0, retries: 0, crashed: false)
+        if let external = request.external {
+            response.customization = .notRequested
             do {
-                if loaded[request.configuration] == nil {
-                    // Work arrives grouped by system: keep only the current customized model loaded.
-                    recognizer.releaseDecoders(except: request.configuration, includingBase: true)
-                    loaded = [:]
-                    let start = DispatchTime.now().uptimeNanoseconds
-                    try recognizer.preload(request.configuration)
-                    loaded[request.configuration] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                }
-                response.modelLoadSeconds = loaded[request.configuration] ?? 0
-                let clip = try loader.load(URL(fileURLWithPath: request.audio))
-                response.audioSeconds = clip.duration
-                let options = RecognitionOptions(
-                    shouldReportPartialResults: true, requiresOnDeviceRecognition: true,
-                    customizedLanguageModel: request.configuration, maximumAlternatives: 0)
-                let start = DispatchTime.now().uptimeNanoseconds
-                let result = try recognizer.recognize(clip, options: options)
-                response.decodeSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                response.hypothesis = result.bestTranscription.formattedString
-                response.words = result.bestTranscription.segments.map {
-                    WordTiming(
-                        word: $0.substring, start: $0.timestamp, duration: $0.duration, confidence: $0.confidence)
-                }
-                switch result.customization {
-                case .none: response.customization = .notRequested
-                case .applied(let fingerprint):
-                    response.customization = .applied
-                    response.appliedFingerprint = fingerprint
-                case .ignored: response.customization = .ignored
-                }
-                if let chunk = request.streamingChunkMilliseconds {
-                    response.latency = try stream(
-                        clip, chunkMilliseconds: chunk, options: options, terms: request.terms, recognizer: recognizer)
-                }
+                let audio = URL(fileURLWithPath: request.audio)
+                // Load the audio too: a bad file is the same named error as for PocketSphinx.
+                response.audioSeconds = try loader.load(audio).duration
+                let output = try external.transcribe(audio)
+                response.hypothesis = output.transcript
+                response.words = output.words
+                response.decodeSeconds = output.seconds
             } catch {
                 response.failure = "\(error)"
             }
-            response.peakResidentMegabytes = peakResidentMegabytes()
-            emit(response)
+            response.peakResidentMegabytes = peakResidentMegabytes(of: RUSAGE_CHILDREN)
+            return response
         }
+        do {
+            if loaded[request.configuration] == nil {
+                // Work arrives grouped by system: keep only the current customized model loaded.
+                recognizer.releaseDecoders(except: request.configuration, includingBase: true)
+                loaded = [:]
+                let start = DispatchTime.now().uptimeNanoseconds
+                try recognizer.preload(request.configuration)
+                loaded[request.configuration] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            }
+            response.modelLoadSeconds = loaded[request.configuration] ?? 0
+            let clip = try loader.load(URL(fileURLWithPath: request.audio))
+            response.audioSeconds = clip.duration
+            let options = RecognitionOptions(
+                shouldReportPartialResults: true, requiresOnDeviceRecognition: true,
+                customizedLanguageModel: request.configuration, maximumAlternatives: 0)
+            let start = DispatchTime.now().uptimeNanoseconds
+            let result = try recognizer.recognize(clip, options: options)
+            response.decodeSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            response.hypothesis = result.bestTranscription.formattedString
+            response.words = result.bestTranscription.segments.map {
+                WordTiming(word: $0.substring, start: $0.timestamp, duration: $0.duration, confidence: $0.confidence)
+            }
+            switch result.customization {
+            case .none: response.customization = .notRequested
+            case .applied(let fingerprint):
+                response.customization = .applied
+                response.appliedFingerprint = fingerprint
+            case .ignored: response.customization = .ignored
+            }
+            if let chunk = request.streamingChunkMilliseconds {
+                response.latency = try Self.stream(
+                    clip, chunkMilliseconds: chunk, options: options, terms: request.terms, recognizer: recognizer)
+            }
+        } catch {
+            response.failure = "\(error)"
+        }
+        response.peakResidentMegabytes = peakResidentMegabytes()
+        return response
     }
 
     /// Feeds the clip in chunks as fast as the decoder takes them and replays the clock as if the
@@ -220,13 +274,6 @@ public enum WorkerLoop {
             firstCorrectEmission: emissions)
     }
 
-    private static func emit<Value: Encodable>(_ value: Value) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        guard var data = try? encoder.encode(value) else { return }
-        data.append(UInt8(ascii: "\n"))
-        FileHandle.standardOutput.write(data)
-    }
 }
 
 /// Peak resident memory of this process (or of the largest child it waited for).

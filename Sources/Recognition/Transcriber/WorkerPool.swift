@@ -1,5 +1,4 @@
 import Foundation
-import Recognition
 import Results
 
 /// Decoder worker processes, one per core, each with its own decoders and models.
@@ -8,7 +7,7 @@ import Results
 /// the utterance being decoded, is recorded, the worker is restarted and the utterance retried once.
 /// Workers are started inside a fresh network namespace (`unshare -n`) when the machine allows it,
 /// and each reports whether its network is really denied.
-public final class WorkerPool: @unchecked Sendable {
+final class WorkerPool: @unchecked Sendable {
     // @unchecked: the mutable state (queue position, results, hello lines) is guarded by `lock`;
     // each worker process's pipes are touched only by the thread that owns that worker.
     private let executable: URL
@@ -144,8 +143,7 @@ public final class WorkerPool: @unchecked Sendable {
 }
 
 /// One running `gambit worker` process and its pipes: requests in, responses out, one at a time.
-/// Also how benchmarks and tests drive a worker as a run does.
-public final class WorkerProcess {
+final class WorkerProcess {
     public enum Failure: Error {
         case crashed(String)
     }
@@ -168,7 +166,7 @@ public final class WorkerProcess {
             let hello = try? JSONDecoder().decode(WorkerHello.self, from: line)
         else {
             process.terminate()
-            throw RunnerError.worker("the worker process did not start (\(command.joined(separator: " ")))")
+            throw TranscriberError.workerDidNotStart(command: command.joined(separator: " "))
         }
         self.hello = hello
     }

@@ -1,0 +1,71 @@
+import Foundation
+import GambitTestSupport
+import Testing
+
+/// Gambit decodes through one door, `Transcriber`: only the Recognition module creates recognizers, decoders and
+/// worker processes, and the engine settings have one constructor, so that no path decodes with settings or a
+/// model of its own.
+@Suite("One way to decode")
+struct OneWayToDecodeTests {
+    /// Every Swift source file under `Sources/`, by path relative to the package, with its code lines (comments
+    /// dropped, since they may name what they do not call).
+    static func sources() throws -> [(path: String, lines: [String])] {
+        let root = TestSupport.packageRoot
+        let sources = root.appendingPathComponent("Sources")
+        guard let walker = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else {
+            return []
+        }
+        var files: [(String, [String])] = []
+        for case let url as URL in walker where url.pathExtension == "swift" {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            let code = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                return trimmed.hasPrefix("//") ? "" : String(line)
+            }
+            files.append((String(url.path.dropFirst(root.path.count + 1)), code))
+        }
+        return files.sorted { $0.0 < $1.0 }
+    }
+
+    /// Where each construction is found, as `path:line`.
+    static func uses(of pattern: String, in files: [(path: String, lines: [String])]) throws -> [String] {
+        let expression = try Regex(pattern)
+        return files.flatMap { file in
+            file.lines.enumerated().compactMap { index, line in
+                line.contains(expression) ? "\(file.path):\(index + 1)" : nil
+            }
+        }
+    }
+
+    @Test("Only Recognition creates a recognizer, a decoder, a lattice pass or a worker process")
+    func onlyRecognitionDecodes() throws {
+        let files = try Self.sources()
+        #expect(files.count > 100, "the sources were not found under \(TestSupport.packageRoot.path)")
+        let outside = files.filter { !$0.path.hasPrefix("Sources/Recognition/") }
+        for pattern in [
+            #"\bSpeechRecognizer\("#, #"\bLatticeRescorer\("#, #"(^|[^A-Za-z])Decoder\((model|arguments)"#,
+            #"\bSphinxDecoder\("#, #"\bWorkerProcess\("#, #"\bWorkerPool\("#, #"\bRequestDecoder\("#,
+        ] {
+            #expect(try Self.uses(of: pattern, in: outside) == [], "\(pattern) outside Sources/Recognition")
+        }
+        // The patterns find what they look for: Recognition's own constructions.
+        #expect(try !Self.uses(of: #"(^|[^A-Za-z])Decoder\((model|arguments)"#, in: files).isEmpty)
+        #expect(try !Self.uses(of: #"\bWorkerProcess\("#, in: files).isEmpty)
+        // Inside Recognition, the engine's decoder is made in one place, and recognizers by the transcriber's
+        // request decoder alone.
+        #expect(
+            try Self.uses(of: #"\bSphinxDecoder\("#, in: files).allSatisfy {
+                $0.hasPrefix("Sources/Recognition/Decoder.swift:")
+            })
+        #expect(
+            try Self.uses(of: #"\bSpeechRecognizer\("#, in: files).allSatisfy {
+                $0.hasPrefix("Sources/Recognition/Transcriber/Worker.swift:")
+            })
+    }
+
+    @Test("DecoderSettings( is constructed in one place outside the tests")
+    func settingsHaveOneConstructor() throws {
+        let uses = try Self.uses(of: #"\bDecoderSettings\("#, in: try Self.sources())
+        #expect(uses.count == 1 && uses[0].hasPrefix("Sources/Recognition/DecoderSettings.swift:"), "\(uses)")
+    }
+}

@@ -133,6 +133,14 @@ public enum Gate {
         if !mismatches.isEmpty { return GateOutcome(status: .badInput, findings: [], notes: mismatches) }
         var findings: [GateFinding] = []
         var notes: [String] = []
+        let (engineNow, engineThen) = (current.run.engine.decoderArguments, baseline.run.engine.decoderArguments)
+        if engineNow != engineThen {
+            // Not refused: a team may change the beam on purpose, and the gate then measures what that cost.
+            notes.append(
+                "the runs decoded with different engine settings (this run: \(engineNow.joined(separator: " ")); "
+                    + "the baseline: \(engineThen.joined(separator: " "))): a change may come from them rather than "
+                    + "from the training data")
+        }
         for system in current.systems {
             guard let old = baseline.systems.first(where: { $0.key == system.key }) else {
                 notes.append("\(system.key) is new in this run; nothing to compare it with")

@@ -13,6 +13,9 @@ public struct SweepResults: Codable, Sendable, Equatable {
     /// How the points were scored: `rescore` (lattices from one decoding pass) or `decode` (each in
     /// full); absent in older files, which rescored.
     public var pointScoring: String?
+    /// The engine arguments every decode of the sweep used (``EngineInfo/decoderArguments``); absent in older
+    /// files, which used the engine's defaults.
+    public var decoderArguments: [String]?
     public var points: [SweepPoint]
     public var recommendation: SweepRecommendation?
     /// Accuracy as distractor terms are added to the variant's data, fewest first; nil when not measured.
@@ -29,10 +32,11 @@ public struct SweepResults: Codable, Sendable, Equatable {
 
     public init(
         variant: String, corpus: String, antiContextCorpus: String? = nil, split: String = "dev", mix: String? = nil,
-        pointScoring: String? = nil, points: [SweepPoint], recommendation: SweepRecommendation? = nil,
-        scaling: [ScalingPoint]? = nil
+        pointScoring: String? = nil, decoderArguments: [String]? = nil, points: [SweepPoint],
+        recommendation: SweepRecommendation? = nil, scaling: [ScalingPoint]? = nil
     ) {
         self.mix = mix
+        self.decoderArguments = decoderArguments
         self.pointScoring = pointScoring
         self.variant = variant
         self.corpus = corpus

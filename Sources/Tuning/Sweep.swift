@@ -345,7 +345,7 @@ public final class Sweep {
         let results = SweepResults(
             variant: variant.name, corpus: domain.name, antiContextCorpus: anti.first?.name, split: "dev",
             mix: prepareOptions.mix.rawValue, pointScoring: pointScoring.rawValue,
-            points: points,
+            decoderArguments: transcriber.settings.commandLine, points: points,
             recommendation: SweepRecommendation(
                 parameters: chosen.parameters, reason: reason, testSplit: "test", test: summary(testCustom),
                 testBaseline: summary(testBase), testAntiContextWER: testAnti,

@@ -34,6 +34,23 @@ struct GateTests {
         #expect(outcome.failures.isEmpty)
     }
 
+    @Test("runs decoded with other engine settings are compared, with a note that names both settings")
+    func otherDecoderSettings() {
+        var current = Fixture.results()
+        current.run.engine.decoderArguments = ["-beam", "1e-40", "-remove_silence", "no"]
+        let outcome = Gate.evaluate(current: current, baseline: Fixture.results())
+        #expect(outcome.status == .pass)
+        #expect(
+            outcome.notes.contains {
+                $0.contains("different engine settings") && $0.contains("-beam 1e-40 -remove_silence no")
+                    && $0.contains("-beam 1e-60")
+            }, "\(outcome.notes)")
+        #expect(
+            !Gate.evaluate(current: Fixture.results(), baseline: Fixture.results()).notes.contains {
+                $0.contains("engine settings")
+            })
+    }
+
     @Test("a worse variant fails with a message naming the corpus and the numbers")
     func worseVariantFails() throws {
         let outcome = Gate.evaluate(current: Fixture.results(worse: true), baseline: Fixture.results())

@@ -44,6 +44,7 @@ struct SweepTests {
         #expect(recommended.totalSamples == chosen.samplesUsed)
         #expect(cost.decodePassSeconds > 0 && cost.points == 17)
         #expect(results.pointScoring == "rescore")
+        #expect(results.decoderArguments == ["-remove_silence", "no"])
     }
 
     @Test(

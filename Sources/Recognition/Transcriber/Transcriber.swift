@@ -174,6 +174,12 @@ public final class Transcriber {
 
     /// Decodes the files once in this process with `configuration`, keeping their word lattices, for rescoring
     /// under other models (a sweep's points).
+    ///
+    /// In this process, not the workers: the lattices must stay in the decoder that made them. PocketSphinx
+    /// 5prealpha can write a lattice (`ps_lattice_write`) and read it back (`ps_lattice_read`), but the lattice
+    /// read back does not rescore as the original does (measured: 3 of 4 utterances, two of them real speech,
+    /// got other best paths under the same model, with insertions), so a pass cannot be handed between processes
+    /// or resumed from disk.
     public func latticePass(_ audio: [URL], configuration: LanguageModelConfiguration) throws -> LatticeRescorer {
         let rescorer = try LatticeRescorer(model: model, settings: settings, configuration: configuration)
         let loader = AudioLoader()

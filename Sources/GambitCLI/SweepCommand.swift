@@ -116,6 +116,10 @@ struct SweepCommand: ParsableCommand {
         options.journal = data.appendingPathComponent(Sweep.journalName)
         try OutputPath.check(options.journal!, isInside: URL(fileURLWithPath: output))
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        // One writer per output folder: a run or another sweep there would interleave with this journal.
+        let lock = try OutputFolder.Lock(
+            file: data.appendingPathComponent(OutputFolder.lockName), folder: URL(fileURLWithPath: output))
+        defer { lock.release() }
         let sweep = Sweep(suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: cacheFolder))
         sweep.log = { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         let (results, cost, recommended) = try sweep.run()

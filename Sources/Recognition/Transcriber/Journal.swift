@@ -73,14 +73,18 @@ final class Journal: @unchecked Sendable {
 
     func close() { try? handle.close() }
 
+    /// Whether an answer is kept on resume: a crashed attempt is retried, a normal answer is final.
+    static func isFinal(_ response: WorkResponse) -> Bool {
+        response.failure == nil || !response.crashed
+    }
+
     /// Finished work by key; a torn last line is skipped.
     static func read(_ url: URL) -> [String: WorkResponse] {
         guard let data = try? Data(contentsOf: url) else { return [:] }
         var done: [String: WorkResponse] = [:]
         for line in data.split(separator: UInt8(ascii: "\n")) {
             guard let response = try? JSONDecoder().decode(WorkResponse.self, from: Data(line)) else { continue }
-            // A crashed attempt is retried on resume; a normal answer is final.
-            if response.failure == nil || !response.crashed { done[response.key] = response }
+            if isFinal(response) { done[response.key] = response }
         }
         return done
     }

@@ -84,11 +84,13 @@ public final class Transcriber {
     /// - Parameters:
     ///   - journal: Where answers are kept as they arrive; nil for none.
     ///   - fresh: Forget what the journal holds and decode everything again.
+    ///   - retryFailures: Decode again what the journal holds as failed (a run keeps a failure as its answer; a
+    ///     sweep, which stops at one, retries it rather than fail again at once).
     /// - Throws: ``JournalError`` when an answer cannot be kept (the transcription stops; what was journaled
     ///   stays), ``TranscriberError`` when no worker starts.
-    public func transcribe(_ requests: [WorkRequest], journal: URL? = nil, fresh: Bool = false) throws -> [String:
-        WorkResponse]
-    {
+    public func transcribe(
+        _ requests: [WorkRequest], journal: URL? = nil, fresh: Bool = false, retryFailures: Bool = false
+    ) throws -> [String: WorkResponse] {
         var done: [String: WorkResponse] = [:]
         if let journal {
             if fresh {
@@ -96,6 +98,7 @@ public final class Transcriber {
                 journaled[journal] = nil
             }
             done = journaled[journal] ?? Journal.read(journal)
+            if retryFailures { done = done.filter { $0.value.failure == nil } }
         }
         var pending: [WorkRequest] = []
         var queued = Set<String>()
@@ -119,7 +122,8 @@ public final class Transcriber {
             progress?(count, total)
         }
         defer {
-            for response in collected.responses { done[response.key] = response }
+            // As the journal is read back: a crashed attempt is retried, a normal answer is final.
+            for response in collected.responses where Journal.isFinal(response) { done[response.key] = response }
             if let journal {
                 journaled[journal] = done
                 journaledLines += collected.responses.count
@@ -151,7 +155,7 @@ public final class Transcriber {
     /// The best hypothesis of each request, in order; a failed request throws its failure (the sweep's and the
     /// scaling curve's figures are over every utterance, so one missing would change them silently).
     public func hypotheses(_ requests: [WorkRequest], journal: URL? = nil) throws -> [String] {
-        let answers = try transcribe(requests, journal: journal)
+        let answers = try transcribe(requests, journal: journal, retryFailures: true)
         return try requests.map { request in
             guard let answer = answers[request.key] else {
                 throw TranscriberError.unanswered(audio: request.audio)

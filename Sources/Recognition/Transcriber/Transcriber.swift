@@ -24,8 +24,9 @@ public final class Transcriber {
     public let settings: DecoderSettings
     public let model: AcousticModel
     public let mode: Mode
-    /// The acoustic model's fingerprint, part of every key (a SHA-256 over its files: computed once).
-    public let modelFingerprint: String
+    /// The acoustic model's fingerprint, part of every key: a SHA-256 over its files, computed once and only when
+    /// a key is made (`gambit decode` makes none, and pays nothing for it).
+    public private(set) lazy var modelFingerprint = model.fingerprint
     /// Start on-device work in a network namespace when the machine allows it (worker mode).
     public var denyNetwork = true
     /// Called with (done, total) as requests finish, serialised.
@@ -50,7 +51,6 @@ public final class Transcriber {
         self.settings = settings
         self.model = model
         self.mode = mode
-        modelFingerprint = model.fingerprint
     }
 
     /// The work request for one audio file under one system, keyed by everything that can change its answer.

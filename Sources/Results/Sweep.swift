@@ -60,7 +60,8 @@ public struct ScalingPoint: Codable, Sendable, Equatable {
     public var unboostedWordErrorRate: Double
     public var antiContextWordErrorRate: Double?
     public var prepareSeconds: Double
-    /// Prepare and decode of this point, wall clock.
+    /// The engine's decode time of this point's utterances, summed (the same whether they were decoded in
+    /// this sweep or read back from its journal, and whatever the number of workers).
     public var decodeSeconds: Double
 
     public init(

@@ -66,13 +66,13 @@ extension Sweep {
         let pool = try ScalingCurve.distractors(count: largest, excluding: excluded, compiler: toolchain.compiler)
         var points: [ScalingPoint] = []
         for count in curve.termCounts.sorted() {
-            var clock = Stopwatch()
             let extended = ScalingCurve.adding(Array(pool.prefix(count)), to: data)
             let folder = toolchain.cacheFolder.appendingPathComponent("scaling")
                 .appendingPathComponent("\(PathComponent(variant.name))-\(count)")
             let artifact = try toolchain.compiler.prepare(extended, output: folder, options: variant.prepareOptions)
                 .artifact
             let configuration = Toolchain.configuration(artifact, weight: variant.weight)
+            let before = decodedSeconds
             let hypotheses = try decode((dev.domain + dev.anti).map(\.audio), configuration)
             let onDomain = score(dev.domain, Array(hypotheses.prefix(dev.domain.count)), boosted: boosted)
             let onAnti = score(dev.anti, Array(hypotheses.dropFirst(dev.domain.count)), boosted: [])
@@ -82,7 +82,7 @@ extension Sweep {
                 boostedWordErrorRate: onDomain.boosted?.boostedWordErrorRate ?? 0,
                 unboostedWordErrorRate: onDomain.boosted?.unboostedWordErrorRate ?? 0,
                 antiContextWordErrorRate: dev.anti.isEmpty ? nil : onAnti.rates.wordErrorRate,
-                prepareSeconds: artifact.manifest.timings.total, decodeSeconds: clock.lap())
+                prepareSeconds: artifact.manifest.timings.total, decodeSeconds: decodedSeconds - before)
             log(
                 String(
                     format: "scaling: %ld distractors (%ld terms): B-WER %.1f%%, U-WER %.1f%%, anti-context %@",

@@ -103,10 +103,17 @@ public struct SweepOptions: Sendable {
 }
 
 /// What a sweep cost, to compare with one decoding pass.
+///
+/// Rescoring, preparing and the lattice pass run in this process and are timed by the clock; full decodes run
+/// in the workers and count the engine's decode time summed over utterances, so a resumed sweep counts the
+/// answers its journal kept at what they cost when they were decoded.
 public struct SweepCost: Sendable, Codable {
+    /// The lattice pass (rescore mode), or the base model's full decode of the dev split (decode mode).
     public var decodePassSeconds: Double
     public var prepareSeconds: Double
+    /// Every point rescored, or decoded in full.
     public var rescoreSeconds: Double
+    /// The confirming full decodes.
     public var confirmSeconds: Double
     public var points: Int
     /// (prepare + rescore) / one decoding pass: the cost of exploring the grid.
@@ -133,6 +140,10 @@ public final class Sweep {
     var transcriber: Transcriber?
     /// SHA-256 of each audio file, part of its work keys; computed once per file.
     var audioHashes: [URL: String] = [:]
+    /// The engine's decode time of every answer ``decode(_:_:)`` has returned, summed over utterances. An
+    /// answer read back from the journal counts the time it took when it was decoded, so a resumed sweep
+    /// reports what its decodes cost, not the moments it spent reading them back.
+    var decodedSeconds = 0.0
 
     public init(suite: Suite, options: SweepOptions, toolchain: Toolchain = Toolchain()) {
         self.suite = suite
@@ -200,20 +211,25 @@ public final class Sweep {
         // One decoding pass into lattices, with the variant's full vocabulary at the grid's median
         // weight: a strongly biased pass prunes the unbiased alternatives out of the lattice, an
         // unbiased one the custom words. With full decodes, the pass is the baseline's decode.
+        // Costs are in decode seconds: the lattice pass (always redone, in this process) by the clock, full
+        // decodes by the engine's time summed over utterances (see ``decodedSeconds``).
         var clock = Stopwatch()
         let allAudio = (dev.domain + dev.anti).map(\.audio)
         let baselineHypotheses: [String]
         var rescorer: LatticeRescorer?
+        let decodePass: Double
         switch pointScoring {
         case .rescore:
             let lattices = try transcriber.latticePass(
                 allAudio, configuration: Toolchain.configuration(full, weight: firstPassWeight))
             baselineHypotheses = try lattices.rescore(customModel: nil, weight: 0)
             rescorer = lattices
+            decodePass = clock.lap()
         case .decode:
+            let before = decodedSeconds
             baselineHypotheses = try decode(allAudio, nil)
+            decodePass = decodedSeconds - before
         }
-        let decodePass = clock.lap()
         log(
             String(
                 format: pointScoring == .rescore
@@ -246,14 +262,18 @@ public final class Sweep {
             ).artifact
             ModelCache.recordSources([variant.training], in: folder)
             artifacts[parameters] = artifact
-            let prepared = step.lap()
-            prepareSeconds += prepared
-            let hypotheses =
-                try rescorer?.rescore(
+            prepareSeconds += step.lap()
+            let hypotheses: [String]
+            if let rescorer {
+                hypotheses = try rescorer.rescore(
                     customModel: artifact.languageModel, weight: parameters.weight,
                     containsBaseModel: artifact.manifest.containsBaseModel)
-                ?? decode(allAudio, Toolchain.configuration(artifact, weight: parameters.weight))
-            rescoreSeconds += step.lap()
+                rescoreSeconds += step.lap()
+            } else {
+                let before = decodedSeconds
+                hypotheses = try decode(allAudio, Toolchain.configuration(artifact, weight: parameters.weight))
+                rescoreSeconds += decodedSeconds - before
+            }
             let onDomain = score(dev.domain, Array(hypotheses.prefix(dev.domain.count)), boosted: boosted)
             // Each anti-context utterance is aligned once: the checks read the corpora apart, the
             // point's anti-context WER all of them together.
@@ -306,11 +326,11 @@ public final class Sweep {
         let toConfirm = rescorer == nil ? 0 : options.confirm
         for parameters in confirmOrder where confirmed.count < toConfirm && !confirmed.contains(parameters) {
             confirmed.insert(parameters)
-            var step = Stopwatch()
             let configuration = Toolchain.configuration(artifacts[parameters]!, weight: parameters.weight)
+            let before = decodedSeconds
             let hypotheses = try decode(dev.domain.map(\.audio), configuration)
+            confirmSeconds += decodedSeconds - before
             let decoded = score(dev.domain, hypotheses, boosted: boosted)
-            confirmSeconds += step.lap()
             if let index = points.firstIndex(where: { $0.parameters == parameters }) {
                 points[index].decodedWER = decoded.rates.wordErrorRate
             }
@@ -386,7 +406,9 @@ public final class Sweep {
             return transcriber.request(audio: url, audioHash: hash, configuration: configuration)
         }
         // The sweep's figures are over every utterance: one that fails stops it, by name.
-        return try transcriber.hypotheses(requests, journal: options.journal)
+        let answers = try transcriber.answers(requests, journal: options.journal)
+        decodedSeconds += answers.reduce(0) { $0 + $1.decodeSeconds }
+        return answers.map(\.hypothesis)
     }
 
     func records(_ entries: [CorpusEntry], _ hypotheses: [String]) -> [UtteranceRecord] {

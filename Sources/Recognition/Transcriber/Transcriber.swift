@@ -152,17 +152,23 @@ public final class Transcriber {
         return answers
     }
 
-    /// The best hypothesis of each request, in order; a failed request throws its failure (the sweep's and the
-    /// scaling curve's figures are over every utterance, so one missing would change them silently).
-    public func hypotheses(_ requests: [WorkRequest], journal: URL? = nil) throws -> [String] {
+    /// The answer to each request, in order; a failed request throws its failure (the sweep's and the scaling
+    /// curve's figures are over every utterance, so one missing would change them silently). An answer read
+    /// from the journal keeps the decode time it was measured with.
+    public func answers(_ requests: [WorkRequest], journal: URL? = nil) throws -> [WorkResponse] {
         let answers = try transcribe(requests, journal: journal, retryFailures: true)
         return try requests.map { request in
             guard let answer = answers[request.key] else {
                 throw TranscriberError.unanswered(audio: request.audio)
             }
             if let failure = answer.failure { throw TranscriberError.failed(audio: request.audio, reason: failure) }
-            return answer.hypothesis
+            return answer
         }
+    }
+
+    /// The best hypothesis of each request, in order, as ``answers(_:journal:)`` gives them.
+    public func hypotheses(_ requests: [WorkRequest], journal: URL? = nil) throws -> [String] {
+        try answers(requests, journal: journal).map(\.hypothesis)
     }
 
     /// Recognises one file in this process with everything the recognizer returns (alternatives, word

@@ -155,7 +155,7 @@ struct SweepTests {
         try #require(stopped, "the sweep ended before its journal had 7 lines")
         #expect(try journalLines(suite, "killed").count == 7)
         #expect(referenceLines.count > 14, "the kill should land part way: \(referenceLines.count) decodes")
-        let resumed = try sweep(suite, output: "killed", arguments)
+        let (resumed, printed) = try sweepPrinting(suite, output: "killed", arguments)
         // Every decode is journaled once: the resumed sweep decoded only what the killed one had not.
         let lines = try journalLines(suite, "killed")
         #expect(lines.count == referenceLines.count)
@@ -163,6 +163,10 @@ struct SweepTests {
         #expect(resumed.recommendation?.parameters == reference.recommendation?.parameters)
         #expect(resumed.points.map(\.boostedWordErrorRate) == reference.points.map(\.boostedWordErrorRate))
         #expect(resumed.recommendation?.test.wordErrorRate == reference.recommendation?.test.wordErrorRate)
+        // The base decode was journaled before the kill: its cost is what it took then, not the moment spent
+        // reading it back.
+        let pass = try #require(decodePassSeconds(printed), "\(printed)")
+        #expect(pass > 0.5, "\(printed)")
     }
 
     /// The keys of a sweep's journal, one per line.
@@ -176,22 +180,39 @@ struct SweepTests {
 
     /// Runs `gambit sweep` to the end and reads its results.
     private func sweep(_ suite: MiniSuite, output: String, _ arguments: [String]) throws -> SweepResults {
-        let process = try startSweep(suite, output: output, arguments, stopAfterJournalLines: nil)
+        try sweepPrinting(suite, output: output, arguments).results
+    }
+
+    /// Runs `gambit sweep` to the end and reads its results and what it printed.
+    private func sweepPrinting(_ suite: MiniSuite, output: String, _ arguments: [String]) throws -> (
+        results: SweepResults, printed: String
+    ) {
+        let pipe = Pipe()
+        let process = try startSweep(suite, output: output, arguments, stopAfterJournalLines: nil, standardOutput: pipe)
+        let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         try #require(process.terminationStatus == 0)
         let file = suite.folder.appendingPathComponent("\(output)/.gambit/sweep.json")
-        return try JSONDecoder().decode(SweepResults.self, from: Data(contentsOf: file))
+        return (try JSONDecoder().decode(SweepResults.self, from: Data(contentsOf: file)), printed)
     }
 
-    private func startSweep(_ suite: MiniSuite, output: String, _ arguments: [String], stopAfterJournalLines: Int?)
-        throws -> Process
-    {
+    /// The seconds of "one decoding pass" in a sweep's cost line.
+    private func decodePassSeconds(_ printed: String) -> Double? {
+        guard let line = printed.split(separator: "\n").first(where: { $0.hasPrefix("cost: one decoding pass ") })
+        else { return nil }
+        return Double(line.dropFirst("cost: one decoding pass ".count).prefix { $0 != " " })
+    }
+
+    private func startSweep(
+        _ suite: MiniSuite, output: String, _ arguments: [String], stopAfterJournalLines: Int?,
+        standardOutput: Pipe? = nil
+    ) throws -> Process {
         let process = Process()
         process.executableURL = MiniSuite.executable
         process.arguments =
             ["sweep", suite.suiteFile.path, "--output", suite.folder.appendingPathComponent(output).path]
             + ["--workers", "2"] + arguments
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = standardOutput ?? FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         var environment = ProcessInfo.processInfo.environment
         environment["GAMBIT_CACHE"] = suite.folder.appendingPathComponent("cache").path

@@ -77,6 +77,18 @@ struct Run: ParsableCommand {
                 + "looking at test).", valueName: "split"))
     var split: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Print what the run would decode, and stop.",
+            discussion:
+                "Counts per corpus and stage (baseline, customized, oracle, external, streamed), what the journal "
+                + "already holds, and the checks that will judge the results. Prepares variants not in the cache; "
+                + "decodes nothing and writes nothing in the output folder."))
+    var plan = false
+
+    @Flag(help: "With --plan: print the whole plan as JSON, every work item with its key.")
+    var json = false
+
     func run() throws {
         guard workers >= 1 else { throw ValidationError("--workers is \(workers); it must be at least 1") }
         var parsedShard: Shard?
@@ -104,7 +116,23 @@ struct Run: ParsableCommand {
                 suiteFile.corpora[index].split = split
             }
         }
+        guard plan || !json else { throw ValidationError("--json goes with --plan") }
         let outputURL = URL(fileURLWithPath: output)
+        let cacheFolder =
+            cacheDir.map { URL(fileURLWithPath: $0) }
+            ?? (suiteFile.cacheInOutput ? Runner.outputCacheFolder(in: outputURL) : nil)
+        if plan {
+            var options = RunOptions(
+                output: outputURL, workers: workers, shard: parsedShard, workerExecutable: Self.executable(),
+                fresh: fresh)
+            options.allowOutsidePaths = allowOutsidePaths
+            let (plan, journaled) = try Runner(
+                suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: cacheFolder)
+            ).plan()
+            let listing = plan.listing(suite: suiteFile, shard: parsedShard, journaled: journaled)
+            print(json ? try Output.json(listing) : Self.text(listing, workers: workers))
+            return
+        }
         let progress = Progress(interactive: isatty(STDERR_FILENO) == 1)
         var options = RunOptions(
             output: outputURL, workers: workers, shard: parsedShard, workerExecutable: Self.executable(),
@@ -114,9 +142,6 @@ struct Run: ParsableCommand {
             "running \(suiteFile.name): \(suiteFile.corpora.count) corpora, \(suiteFile.variants.count) variants, "
             + "\(workers) workers\n"
         FileHandle.standardError.write(Data(banner.utf8))
-        let cacheFolder =
-            cacheDir.map { URL(fileURLWithPath: $0) }
-            ?? (suiteFile.cacheInOutput ? Runner.outputCacheFolder(in: outputURL) : nil)
         let results = try Runner(suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: cacheFolder))
             .run()
         progress.finish()
@@ -128,6 +153,44 @@ struct Run: ParsableCommand {
                 + "\(written.count - top.count) transcript files (sclite trn and ctm"
                 + (written.contains { $0.pathExtension == "tsv" } ? ", biasing-list tsv" : "") + ") under \(output)/")
         try ExitStatus.end(with: results)
+    }
+
+    /// The plan as a table: one row per corpus, one column per stage.
+    static func text(_ listing: RunPlan.Listing, workers: Int) -> String {
+        let columns = ["utterances", "baseline", "customized", "oracle", "external", "streamed", "journaled"]
+        let width = max(8, listing.corpora.map { Summary.printable($0.corpus).count }.max() ?? 0) + 2
+        func row(_ name: String, _ values: [Int]) -> String {
+            name.padding(toLength: width, withPad: " ", startingAt: 0)
+                + zip(columns, values).map { column, value in
+                    let text = String(value)
+                    return String(repeating: " ", count: max(0, column.count + 2 - text.count)) + text
+                }.joined()
+        }
+        func values(_ c: RunPlan.CorpusCounts) -> [Int] {
+            [c.utterances, c.baseline, c.customized, c.oracle, c.external, c.streamed, c.journaled]
+        }
+        var lines = [
+            "plan of \(Summary.printable(listing.suite))"
+                + (listing.shard.map { ", shard \($0.index)/\($0.count)" } ?? "")
+                + ", decoder: \(listing.decoderArguments.isEmpty ? "defaults" : listing.decoderArguments.joined(separator: " "))",
+            "corpus".padding(toLength: width, withPad: " ", startingAt: 0)
+                + columns.map { "  " + $0 }.joined(),
+        ]
+        for corpus in listing.corpora { lines.append(row(Summary.printable(corpus.corpus), values(corpus))) }
+        let totals = listing.corpora.map(values).reduce(Array(repeating: 0, count: columns.count)) {
+            zip($0, $1).map(+)
+        }
+        lines.append(row("total", totals))
+        let items = listing.items.count
+        let journaled = listing.items.filter(\.journaled).count
+        lines.append(
+            "\(items) work items: \(journaled) journaled, \(listing.toDecode) to decode on \(workers) "
+                + (workers == 1 ? "worker" : "workers"))
+        var kinds: [CheckKind] = []
+        for check in listing.checks where !kinds.contains(check.kind) { kinds.append(check.kind) }
+        let checkCounts = kinds.map { kind in "\(listing.checks.filter { $0.kind == kind }.count) \(kind.rawValue)" }
+        lines.append("\(listing.checks.count) checks: " + checkCounts.joined(separator: ", "))
+        return lines.joined(separator: "\n")
     }
 
     /// This executable, which the runner starts again as `gambit worker`.

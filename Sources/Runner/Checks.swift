@@ -19,6 +19,21 @@ public enum Checks {
         return (!(exceeds && significant), exceeds && !significant)
     }
 
+    // Each check's name, as reports show it and the plan lists it.
+    static let networkName = "network denied while decoding"
+    static let failuresName = "every utterance decoded"
+    static func externalOnDeviceName(_ recognizer: String) -> String { "external recognizer on-device: \(recognizer)" }
+    static func customizationName(_ corpus: String, _ variant: String) -> String {
+        "customization applied on-device: \(corpus) / \(variant)"
+    }
+    static func canaryName(_ variant: String) -> String { "canary: \(variant)" }
+    static func antiContextName(_ corpus: String, _ variant: String) -> String {
+        "anti-context WER: \(corpus) / \(variant)"
+    }
+    static func boostedGainName(_ corpus: String, _ variant: String) -> String {
+        "boosted-word gain: \(corpus) / \(variant)"
+    }
+
     /// ", 2 more word errors of 92 reference words": on a small corpus one word is more than the
     /// tolerance, and the reader should see how few words a change of points is.
     static func wordErrorChange(_ results: RunResults, _ comparison: Comparison) -> String {
@@ -45,13 +60,13 @@ public enum Checks {
         let denial = results.networkDenial
         checks.append(
             Check(
-                name: "network denied while decoding", kind: .onDevice, passed: denial.verified,
+                name: networkName, kind: .onDevice, passed: denial.verified,
                 unit: "", message: "\(denial.method): \(denial.detail)"))
 
         for recognizer in results.run.externalRecognizers ?? [] where recognizer.onDevice {
             checks.append(
                 Check(
-                    name: "external recognizer on-device: \(recognizer.name)", kind: .onDevice,
+                    name: externalOnDeviceName(recognizer.name), kind: .onDevice,
                     passed: recognizer.decodings > 0 && recognizer.networkDenied == recognizer.decodings,
                     measured: Double(recognizer.decodings - recognizer.networkDenied), threshold: 0,
                     unit: "utterances",
@@ -63,7 +78,7 @@ public enum Checks {
         for system in results.systems where system.mode == .customized {
             let served = system.utterances.filter { $0.failure == nil }
             let ignored = served.filter { $0.customization != .applied }.count
-            let name = "customization applied on-device: \(system.corpus) / \(system.variant ?? "")"
+            let name = customizationName(system.corpus, system.variant ?? "")
             if system.utterances.isEmpty {
                 // A shard may hold none of a corpus's utterances: nothing to judge, not a failure.
                 checks.append(
@@ -74,7 +89,7 @@ public enum Checks {
             }
             checks.append(
                 Check(
-                    name: "customization applied on-device: \(system.corpus) / \(system.variant ?? "")",
+                    name: name,
                     kind: .onDevice, passed: ignored == 0 && !served.isEmpty, measured: Double(ignored), threshold: 0,
                     unit: "utterances", corpus: system.corpus, variant: system.variant,
                     message: ignored == 0
@@ -95,7 +110,7 @@ public enum Checks {
             if corpus.role == .antiContext, referenceWords == 0 {
                 checks.append(
                     .skipped(
-                        name: "anti-context WER: \(corpus.name) / \(comparison.variant)", kind: .antiContext,
+                        name: antiContextName(corpus.name, comparison.variant), kind: .antiContext,
                         corpus: corpus.name, variant: comparison.variant,
                         message: "no data: no reference word of \(corpus.name) was decoded in this run (or shard)"))
             } else if corpus.role == .antiContext {
@@ -105,7 +120,7 @@ public enum Checks {
             {
                 checks.append(
                     Check(
-                        name: "boosted-word gain: \(corpus.name) / \(comparison.variant)", kind: .boostedGain,
+                        name: boostedGainName(corpus.name, comparison.variant), kind: .boostedGain,
                         passed: after < before || before == 0, measured: (after - before) * 100, threshold: 0,
                         unit: "B-WER points", corpus: corpus.name, variant: comparison.variant,
                         message: String(format: "B-WER %.2f%% → %.2f%%", before * 100, after * 100)))
@@ -113,7 +128,7 @@ public enum Checks {
                 // No boosted word in the references: a gain over nothing is no data, not a pass.
                 checks.append(
                     .skipped(
-                        name: "boosted-word gain: \(corpus.name) / \(comparison.variant)", kind: .boostedGain,
+                        name: boostedGainName(corpus.name, comparison.variant), kind: .boostedGain,
                         corpus: corpus.name, variant: comparison.variant,
                         message: "no data: no reference word of \(corpus.name) is one of \(comparison.variant)'s "
                             + "boosted words, so B-WER has nothing to measure"))
@@ -124,7 +139,7 @@ public enum Checks {
         let crashed = results.systems.reduce(0) { $0 + $1.failures.crashed }
         checks.append(
             Check(
-                name: "every utterance decoded", kind: .failures, passed: failed == 0, measured: Double(failed),
+                name: failuresName, kind: .failures, passed: failed == 0, measured: Double(failed),
                 threshold: 0, unit: "utterances",
                 message: failed == 0
                     ? "no failures (\(crashed) worker crashes recovered by a retry)"
@@ -166,7 +181,7 @@ public enum Checks {
             message = "above the tolerance but not significant, so a warning: " + message
         }
         var check = Check(
-            name: "anti-context WER: \(comparison.corpus) / \(comparison.variant)", kind: .antiContext,
+            name: antiContextName(comparison.corpus, comparison.variant), kind: .antiContext,
             passed: outcome.passed, measured: delta, threshold: antiContextTolerance, unit: "WER points",
             corpus: comparison.corpus, variant: comparison.variant, message: message)
         if outcome.warning { check.warning = true }
@@ -184,7 +199,7 @@ public enum Checks {
         }
         guard !decodedWith.isEmpty else {
             return .skipped(
-                name: "canary: \(variant.name)", kind: .canary, variant: variant.name,
+                name: canaryName(variant.name), kind: .canary, variant: variant.name,
                 message: "skipped: no utterance was decoded with this variant (the suite's modes decode no "
                     + "customized system), so there is no decoder report to check")
         }
@@ -211,7 +226,7 @@ public enum Checks {
         }
         let passed = fingerprintOK && phrases > 0 && better == phrases
         return Check(
-            name: "canary: \(variant.name)", kind: .canary, passed: passed, measured: Double(better),
+            name: canaryName(variant.name), kind: .canary, passed: passed, measured: Double(better),
             threshold: Double(phrases), unit: "phrases",
             variant: variant.name,
             message: (fingerprintOK

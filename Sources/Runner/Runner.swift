@@ -85,27 +85,53 @@ public final class Runner {
             bootstrap: BootstrapOptions(), minimumGoodWords: 2)
     }
 
-    /// One system to decode a corpus with.
-    struct System {
-        var corpus: Suite.Corpus
-        var mode: SystemMode
-        var variant: Suite.Variant?
-        var configuration: LanguageModelConfiguration?
-        var fingerprint: String
-        var terms: [String]
-        var external: ExternalRecognizer?
+    /// What a run makes before it can plan: the corpora's entries, every variant's model, the oracles and the
+    /// audio's hashes.
+    struct Prepared {
+        var entries: [String: [CorpusEntry]] = [:]
+        var artifacts: [String: PreparedArtifact] = [:]
+        var variants: [VariantInfo] = []
+        var oracles: [String: LanguageModelConfiguration] = [:]
+        var audioHashes: [String: String] = [:]
     }
 
-    /// Runs the suite and writes `results.json` under the output folder.
+    /// Runs the suite and writes `results.json` under the output folder: prepare, plan, execute, assemble.
     public func run() throws -> RunResults {
+        let dataFolder = try openOutput()
+        // One run per output folder: two would interleave their journals and overwrite each other's reports.
+        let lock = try OutputFolder.Lock(
+            file: dataFolder.appendingPathComponent(OutputFolder.lockName), folder: options.output)
+        defer { lock.release() }
+        let prepared = try prepare()
+        let transcriber = try Transcriber(
+            settings: suite.decoder, model: toolchain.model,
+            mode: .workers(executable: options.workerExecutable, count: options.workers))
+        let plan = try self.plan(prepared, modelFingerprint: transcriber.modelFingerprint)
+        let done = try execute(plan, with: transcriber, journal: dataFolder.appendingPathComponent(Self.journalName))
+        var results = assemble(plan, prepared: prepared, answers: done, modelFingerprint: transcriber.modelFingerprint)
+        results.checks = Checks.evaluate(
+            results, artifacts: prepared.artifacts, responses: done, items: plan.items.map(\.request))
+        try results.write(to: Self.resultsFile(in: options.output))
+        return results
+    }
+
+    /// What ``run()`` would decode, and the keys its journal already holds, without decoding: `gambit run
+    /// --plan`. It prepares what is not in the model cache, and writes nothing in the output folder.
+    public func plan() throws -> (plan: RunPlan, journaled: Set<String>) {
+        try OutputFolder.checkSeparate(options.output, from: suite)
+        try validateDecoder()
+        let prepared = try prepare()
+        let plan = try self.plan(prepared, modelFingerprint: toolchain.model.fingerprint)
+        let journal = options.output.appendingPathComponent(Self.dataFolder).appendingPathComponent(Self.journalName)
+        let journaled = options.fresh ? [] : Transcriber.answeredKeys(in: journal)
+        return (plan, journaled)
+    }
+
+    /// Checks the output folder and creates it and its data folder; returns the data folder.
+    func openOutput() throws -> URL {
         let dataFolder = options.output.appendingPathComponent(Self.dataFolder)
         try OutputFolder.checkSeparate(options.output, from: suite)
-        do {
-            // A suite built in code skips the file's checks; settings out of range would crash the engine.
-            try suite.decoder.validate()
-        } catch {
-            throw RunnerError.invalidSuite(path: suite.file.path, line: nil, message: error.message)
-        }
+        try validateDecoder()
         // Gambit's own files go through the check the reports go through: a `.gambit` that is a link out of
         // the output folder is refused, not written through.
         for name in [Self.journalName, Self.resultsName, OutputFolder.lockName] {
@@ -113,16 +139,23 @@ public final class Runner {
         }
         try OutputFolder.prepare(options.output)
         try OutputFolder.prepare(dataFolder)
-        // One run per output folder: two would interleave their journals and overwrite each other's
-        // reports.
-        let lock = try OutputFolder.Lock(
-            file: dataFolder.appendingPathComponent(OutputFolder.lockName), folder: options.output)
-        defer { lock.release() }
-        var corpusEntries: [String: [CorpusEntry]] = [:]
-        for corpus in suite.corpora { corpusEntries[corpus.name] = try entries(of: corpus) }
+        return dataFolder
+    }
 
-        var variantInfos: [VariantInfo] = []
-        var artifacts: [String: PreparedArtifact] = [:]
+    /// A suite built in code skips the file's checks; settings out of range would crash the engine.
+    func validateDecoder() throws {
+        do {
+            try suite.decoder.validate()
+        } catch {
+            throw RunnerError.invalidSuite(path: suite.file.path, line: nil, message: error.message)
+        }
+    }
+
+    /// Loads (or synthesises) every corpus, prepares every variant and oracle, and hashes the audio this run's
+    /// shard decodes.
+    func prepare() throws -> Prepared {
+        var prepared = Prepared()
+        for corpus in suite.corpora { prepared.entries[corpus.name] = try entries(of: corpus) }
         var pronunciations: [CustomPronunciation] = []
         var anyPrivate = false
         for variant in suite.variants {
@@ -130,163 +163,73 @@ public final class Runner {
             pronunciations += data.pronunciations
             anyPrivate = anyPrivate || data.isPrivate
             let (artifact, _) = try toolchain.prepare(variant.training, options: variant.prepareOptions)
-            artifacts[variant.name] = artifact
-            let manifest = artifact.manifest
-            let t = manifest.timings
-            variantInfos.append(
-                VariantInfo(
-                    name: variant.name, trainingDataFile: relative(variant.training), weight: variant.weight,
-                    isPrivate: manifest.isPrivate, samplesUsed: manifest.samples, sampleBudget: manifest.sampleBudget,
-                    artifactFingerprint: manifest.fingerprint,
-                    prepareSeconds: PrepareTimings(
-                        expand: t.validate + t.count, estimate: t.estimate, write: t.writeARPA + t.vocabulary,
-                        compileBinary: t.compileBinary),
-                    boostedWords: manifest.boostedWords, multiWordTerms: manifest.boostedTerms,
-                    templates: manifest.templates.isEmpty
-                        ? nil
-                        : SlotTemplates(
-                            templates: manifest.templates.map(\.tokens),
-                            classes: manifest.templates.reduce(into: [:]) { $0.merge($1.classes) { a, _ in a } })))
+            prepared.artifacts[variant.name] = artifact
+            prepared.variants.append(info(variant, artifact.manifest))
         }
-
-        var systems: [System] = []
-        for corpus in suite.corpora {
-            let variants = suite.variants(for: corpus)
-            let allTerms = Array(Set(variants.flatMap { artifacts[$0.name]!.manifest.boostedTerms })).sorted()
-            if suite.modes.contains(.baseline) {
-                systems.append(
-                    System(
-                        corpus: corpus, mode: .baseline, variant: nil, configuration: nil, fingerprint: "baseline",
-                        terms: allTerms))
-            }
-            if suite.modes.contains(.customized) {
-                for variant in variants {
-                    let artifact = artifacts[variant.name]!
-                    systems.append(
-                        System(
-                            corpus: corpus, mode: .customized, variant: variant,
-                            configuration: Toolchain.configuration(artifact, weight: variant.weight),
-                            fingerprint: "\(artifact.manifest.fingerprint)@\(variant.weight)",
-                            terms: artifact.manifest.boostedTerms))
-                }
-            }
-            // The oracle measures how much of the possible gain a variant captures; anti-context
-            // speech has no gain to capture, so it is not decoded against its own grammar.
-            if suite.modes.contains(.oracle), corpus.role == .domain, let entries = corpusEntries[corpus.name],
-                !entries.isEmpty
-            {
-                let configuration = try oracle(
+        if suite.modes.contains(.oracle) {
+            for corpus in suite.corpora where corpus.role == .domain {
+                guard let entries = prepared.entries[corpus.name], !entries.isEmpty else { continue }
+                prepared.oracles[corpus.name] = try oracle(
                     corpus, entries: entries, pronunciations: pronunciations, isPrivate: anyPrivate)
-                systems.append(
-                    System(
-                        corpus: corpus, mode: .oracle, variant: nil, configuration: configuration,
-                        fingerprint: "oracle:\(configuration.fingerprint ?? "")", terms: allTerms))
             }
         }
+        for entry in prepared.entries.values.joined() where prepared.audioHashes[entry.audio.path] == nil {
+            if let shard = options.shard, RunPlan.shardIndex(entry.id, count: shard.count) != shard.index { continue }
+            prepared.audioHashes[entry.audio.path] = WorkRequest.hashFile(entry.audio)
+        }
+        return prepared
+    }
 
-        // External recognizers: uncustomized, beside PocketSphinx's baseline.
-        for corpus in suite.corpora {
-            for recognizer in suite.recognizers where recognizer.corpora?.contains(corpus.name) ?? true {
-                systems.append(
-                    System(
-                        corpus: corpus, mode: .baseline, variant: nil, configuration: nil,
-                        fingerprint: "external:\(recognizer.name):\(recognizer.onDevice):"
-                            + recognizer.command.joined(separator: "\u{1F}"),
-                        terms: [], external: recognizer))
+    /// What the results say of a prepared variant.
+    func info(_ variant: Suite.Variant, _ manifest: PreparedModel) -> VariantInfo {
+        let t = manifest.timings
+        return VariantInfo(
+            name: variant.name, trainingDataFile: relative(variant.training), weight: variant.weight,
+            isPrivate: manifest.isPrivate, samplesUsed: manifest.samples, sampleBudget: manifest.sampleBudget,
+            artifactFingerprint: manifest.fingerprint,
+            prepareSeconds: PrepareTimings(
+                expand: t.validate + t.count, estimate: t.estimate, write: t.writeARPA + t.vocabulary,
+                compileBinary: t.compileBinary),
+            boostedWords: manifest.boostedWords, multiWordTerms: manifest.boostedTerms,
+            templates: manifest.templates.isEmpty
+                ? nil
+                : SlotTemplates(
+                    templates: manifest.templates.map(\.tokens),
+                    classes: manifest.templates.reduce(into: [:]) { $0.merge($1.classes) { a, _ in a } }))
+    }
+
+    func plan(_ prepared: Prepared, modelFingerprint: String) throws -> RunPlan {
+        let variants = suite.variants.reduce(into: [String: RunPlan.PreparedVariant]()) { variants, variant in
+            variants[variant.name] = prepared.artifacts[variant.name].map {
+                RunPlan.PreparedVariant($0, weight: variant.weight)
             }
         }
+        return try RunPlan.make(
+            suite: suite, entries: prepared.entries, variants: variants, oracles: prepared.oracles,
+            audioHashes: prepared.audioHashes, modelFingerprint: modelFingerprint, shard: options.shard,
+            crashOnceForTesting: options.crashOnceForTesting)
+    }
 
-        // Work items, content-keyed, in a fixed order; a shard keeps its slice of utterances.
-        let transcriber = try Transcriber(
-            settings: suite.decoder, model: toolchain.model,
-            mode: .workers(executable: options.workerExecutable, count: options.workers))
-        var audioHashes: [String: String] = [:]
-        var items: [(system: Int, index: Int, entry: CorpusEntry, request: WorkRequest)] = []
-        for (s, system) in systems.enumerated() {
-            for (index, entry) in (corpusEntries[system.corpus.name] ?? []).enumerated() {
-                if let shard = options.shard, Self.shardIndex(entry.id, count: shard.count) != shard.index { continue }
-                let audioHash = audioHashes[entry.audio.path] ?? WorkRequest.hashFile(entry.audio)
-                audioHashes[entry.audio.path] = audioHash
-                let streamed =
-                    system.mode != .oracle && system.external == nil && index < suite.streaming.utterances
-                    ? suite.streaming.chunkMilliseconds : nil
-                var request = transcriber.request(
-                    audio: entry.audio, audioHash: audioHash, configuration: system.configuration,
-                    systemFingerprint: system.fingerprint, streamingChunkMilliseconds: streamed, terms: system.terms)
-                if let external = system.external {
-                    // An external recognizer is not PocketSphinx: the engine's settings do not change its output,
-                    // so changing them does not run its (perhaps slow, perhaps off-device) command again.
-                    request.key = WorkRequest.key(
-                        audioHash: audioHash, systemFingerprint: system.fingerprint,
-                        modelFingerprint: transcriber.modelFingerprint, decoder: .standard,
-                        streamedChunkMilliseconds: nil)
-                    request.external = external
-                }
-                if options.crashOnceForTesting.contains(entry.id) { request.crashForTesting = true }
-                items.append((s, index, entry, request))
-            }
-        }
-
-        if items.isEmpty {
-            // Results over no utterance would read as a perfect run.
-            throw RunnerError.shard(
-                options.shard.map { shard in
-                    "shard \(shard.index)/\(shard.count) holds no utterance of this suite's "
-                        + "\(corpusEntries.values.map(\.count).reduce(0, +)); run with fewer shards"
-                } ?? "the suite has nothing to decode: no system applies to any corpus")
-        }
-
-        // Resume: what the journal already has is not decoded again.
+    /// Decodes what the journal does not hold yet, through the workers; every answer by key.
+    func execute(_ plan: RunPlan, with transcriber: Transcriber, journal: URL) throws -> [String: WorkResponse] {
         transcriber.denyNetwork = options.denyNetwork
         transcriber.progress = options.progress
         transcriber.failJournalAfterLinesForTesting = options.failJournalAfterLinesForTesting
         transcriber.stopAfterJournalLinesForTesting = ProcessInfo.processInfo.environment[
             Self.stopAfterJournalLinesVariable
         ].flatMap { Int($0) }
-        let done = try transcriber.transcribe(
-            items.map(\.request), journal: dataFolder.appendingPathComponent(Self.journalName), fresh: options.fresh)
+        return try transcriber.transcribe(plan.items.map(\.request), journal: journal, fresh: options.fresh)
+    }
 
-        // Results: per-utterance records, then every aggregate through Scoring.
-        var systemResults: [SystemResults] = []
-        for (s, system) in systems.enumerated() {
-            var records: [UtteranceRecord] = []
-            var load = 0.0
-            var peak = 0.0
-            for item in items where item.system == s {
-                guard let response = done[item.request.key] else { continue }
-                var record = Aggregation.record(
-                    id: item.entry.id, index: item.index, audioPath: suite.reportedPath(item.entry.audio),
-                    speaker: item.entry.speaker, condition: item.entry.condition, reference: item.entry.text,
-                    hypothesis: response.hypothesis, biasingList: item.entry.boosted,
-                    settings: settings)
-                record.decodeSeconds = response.decodeSeconds
-                record.audioSeconds = response.audioSeconds
-                record.latency = response.latency
-                record.words = response.words
-                record.customization = response.customization
-                record.failure = response.reportedFailure(relativeTo: suite.folder)
-                record.retries = response.retries
-                record.crashed = response.crashed
-                records.append(record)
-                load = max(load, response.modelLoadSeconds)
-                peak = max(peak, response.peakResidentMegabytes)
-            }
-            systemResults.append(
-                SystemResults(
-                    corpus: system.corpus.name, mode: system.mode, variant: system.variant?.name,
-                    recognizer: system.external?.name,
-                    metrics: SystemMetrics(
-                        rates: Rates(
-                            counts: ErrorCounts(), utterances: 0, utterancesWithErrors: 0, referenceCharacters: 0,
-                            characterErrors: 0)),
-                    utterances: records,
-                    timing: SystemTiming(
-                        modelLoadSeconds: load, decodeWallSeconds: records.reduce(0) { $0 + $1.decodeSeconds },
-                        peakResidentMegabytes: peak),
-                    failures: FailureCounts(records)))
+    /// The results: per-utterance records, then every aggregate through Scoring. Checks are added by the caller.
+    func assemble(
+        _ plan: RunPlan, prepared: Prepared, answers done: [String: WorkResponse], modelFingerprint: String
+    ) -> RunResults {
+        let systemResults = plan.systems.indices.map { s in
+            results(of: plan.systems[s], items: plan.items.filter { $0.system == s }, answers: done)
         }
         let corpora = suite.corpora.map { corpus in
-            let entries = corpusEntries[corpus.name] ?? []
+            let entries = prepared.entries[corpus.name] ?? []
             let baseline = systemResults.first { $0.corpus == corpus.name }
             return CorpusInfo(
                 name: corpus.name, role: corpus.role, split: corpus.split ?? "all",
@@ -300,32 +243,70 @@ public final class Runner {
             engine: EngineInfo(
                 name: "PocketSphinx", version: "5prealpha (Debian 0.8+5prealpha+1)",
                 acousticModelPath: toolchain.model.hmm.standardizedFileURL.lastPathComponent,
-                acousticModelFingerprint: transcriber.modelFingerprint,
-                decoderArguments: suite.decoder.commandLine),
+                acousticModelFingerprint: modelFingerprint, decoderArguments: suite.decoder.commandLine),
             externalRecognizers: suite.recognizers.isEmpty
-                ? nil
-                : suite.recognizers.map { recognizer in
-                    let responses = items.filter { $0.request.external == recognizer }.compactMap {
-                        done[$0.request.key]
-                    }
-                    return ExternalRecognizerInfo(
-                        name: recognizer.name,
-                        // Absolute paths (the adapter, a model it loads) are shown relative to the suite.
-                        command: recognizer.command.map { word in
-                            word.hasPrefix("/") ? suite.reportedPath(URL(fileURLWithPath: word)) : word
-                        }, onDevice: recognizer.onDevice,
-                        decodings: responses.count, networkDenied: responses.filter { $0.networkDenied == true }.count)
-                })
-        var results = RunResults(
+                ? nil : suite.recognizers.map { externalInfo($0, plan: plan, answers: done) })
+        return RunResults(
             run: info,
             networkDenial: Self.networkEvidence(
-                items.filter { $0.request.external?.onDevice ?? true }.compactMap { done[$0.request.key] }),
-            variants: variantInfos, corpora: corpora,
-            systems: systemResults
+                plan.items.filter { $0.request.external?.onDevice ?? true }.compactMap { done[$0.request.key] }),
+            variants: prepared.variants, corpora: corpora, systems: systemResults
         ).recomputingAggregates()
-        results.checks = Checks.evaluate(results, artifacts: artifacts, responses: done, items: items.map(\.request))
-        try results.write(to: Self.resultsFile(in: options.output))
-        return results
+    }
+
+    /// One system's records and timing (its aggregates are computed with the run's).
+    func results(of system: RunPlan.System, items: [RunPlan.Item], answers: [String: WorkResponse])
+        -> SystemResults
+    {
+        var records: [UtteranceRecord] = []
+        var load = 0.0
+        var peak = 0.0
+        for item in items {
+            guard let response = answers[item.request.key] else { continue }
+            var record = Aggregation.record(
+                id: item.entry.id, index: item.index, audioPath: suite.reportedPath(item.entry.audio),
+                speaker: item.entry.speaker, condition: item.entry.condition, reference: item.entry.text,
+                hypothesis: response.hypothesis, biasingList: item.entry.boosted, settings: settings)
+            record.decodeSeconds = response.decodeSeconds
+            record.audioSeconds = response.audioSeconds
+            record.latency = response.latency
+            record.words = response.words
+            record.customization = response.customization
+            record.failure = response.reportedFailure(relativeTo: suite.folder)
+            record.retries = response.retries
+            record.crashed = response.crashed
+            records.append(record)
+            load = max(load, response.modelLoadSeconds)
+            peak = max(peak, response.peakResidentMegabytes)
+        }
+        return SystemResults(
+            corpus: system.corpus.name, mode: system.mode, variant: system.variant?.name,
+            recognizer: system.external?.name,
+            metrics: SystemMetrics(
+                rates: Rates(
+                    counts: ErrorCounts(), utterances: 0, utterancesWithErrors: 0, referenceCharacters: 0,
+                    characterErrors: 0)),
+            utterances: records,
+            timing: SystemTiming(
+                modelLoadSeconds: load, decodeWallSeconds: records.reduce(0) { $0 + $1.decodeSeconds },
+                peakResidentMegabytes: peak),
+            failures: FailureCounts(records))
+    }
+
+    /// What the results say of an external recognizer: its command (absolute paths, such as the adapter or a
+    /// model it loads, shown relative to the suite) and how many of its transcriptions ran with the network denied.
+    func externalInfo(_ recognizer: ExternalRecognizer, plan: RunPlan, answers: [String: WorkResponse])
+        -> ExternalRecognizerInfo
+    {
+        let responses = plan.items.filter { $0.request.external == recognizer }.compactMap {
+            answers[$0.request.key]
+        }
+        return ExternalRecognizerInfo(
+            name: recognizer.name,
+            command: recognizer.command.map { word in
+                word.hasPrefix("/") ? suite.reportedPath(URL(fileURLWithPath: word)) : word
+            }, onDevice: recognizer.onDevice,
+            decodings: responses.count, networkDenied: responses.filter { $0.networkDenied == true }.count)
     }
 
     /// Whether every decoded utterance came from a worker that proved it had no network, wherever
@@ -386,12 +367,6 @@ public final class Runner {
     /// A path relative to the working directory (with `..` steps when it is elsewhere), never absolute.
     func relative(_ url: URL) -> String {
         RunResults.relativePath(from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), to: url)
-    }
-
-    static func shardIndex(_ id: String, count: Int) -> Int {
-        let digest = SHA256.hash(data: Data(id.utf8))
-        let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return Int(value % UInt64(count))
     }
 
     static func sha256(_ text: String) -> String {

@@ -112,6 +112,18 @@ struct MiniSuite {
     }
 }
 
+extension MiniSuite {
+    /// What ``run(output:workers:shard:fresh:crashOnce:failJournalAfterLines:)`` would decode, and what its
+    /// journal holds.
+    func plan(output: String = "out") throws -> (plan: RunPlan, journaled: Set<String>) {
+        try Runner(
+            suite: try Suite.load(suiteFile),
+            options: RunOptions(output: folder.appendingPathComponent(output), workerExecutable: Self.executable),
+            toolchain: Toolchain(cacheFolder: folder.appendingPathComponent("cache"))
+        ).plan()
+    }
+}
+
 /// What must not depend on how a run was executed: every hypothesis, count and rate (timings excluded).
 struct AccuracyView: Equatable {
     var utterances: [String: [String]]

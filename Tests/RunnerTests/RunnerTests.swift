@@ -26,6 +26,39 @@ struct RunnerTests {
         #expect(results.checks.contains { $0.kind == .canary && $0.passed }, "\(results.checks.map(\.message))")
         let onDevice = results.checks.filter { $0.kind == .onDevice && $0.name.hasPrefix("customization") }
         #expect(!onDevice.isEmpty && onDevice.allSatisfy { $0.passed })
+        // The plan named these checks, and every key it planned is journaled now.
+        let (plan, journaled) = try suite.plan()
+        #expect(plan.checks.map(\.name) == results.checks.map(\.name))
+        #expect(plan.checks.map(\.kind) == results.checks.map(\.kind))
+        #expect(journaled.isSuperset(of: plan.items.map(\.request.key)))
+        #expect(plan.pending(journaled: journaled).isEmpty)
+    }
+
+    @Test("gambit run --plan prints what a run would decode, per corpus and stage, and writes no output")
+    func planThroughTheCLI() throws {
+        let suite = try MiniSuite(oracle: true)
+        let output = suite.folder.appendingPathComponent("planned")
+        let cache = suite.folder.appendingPathComponent("cache").path
+        let text = try TestSupport.gambit(
+            ["run", "--plan", suite.suiteFile.path, "--output", output.path, "--cache-dir", cache, "--workers", "2"])
+        #expect(text.status == 0, "\(text.output)")
+        let rows = text.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        // corpus, utterances, baseline, customized, oracle, external, streamed, journaled
+        #expect(rows.contains(["chess", "8", "8", "8", "8", "0", "4", "0"]), "\(text.output)")
+        #expect(rows.contains(["general", "3", "3", "3", "0", "0", "4", "0"]), "\(text.output)")
+        #expect(text.output.contains("30 work items: 0 journaled, 30 to decode on 2 workers"), "\(text.output)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+
+        let json = try TestSupport.gambit(
+            ["run", "--plan", "--json", suite.suiteFile.path, "--output", output.path, "--cache-dir", cache])
+        #expect(json.status == 0, "\(json.output)")
+        let listing = try JSONDecoder().decode(RunPlan.Listing.self, from: Data(json.output.utf8))
+        #expect(listing.items.count == 30 && listing.toDecode == 30)
+        #expect(listing.items.allSatisfy { $0.key.count == 64 && !$0.audio.hasPrefix(suite.folder.path) })
+        #expect(listing.checks.last?.name == "every utterance decoded")
+
+        let refused = try TestSupport.gambit(["run", "--json", suite.suiteFile.path, "--output", output.path])
+        #expect(refused.status == 2 && refused.output.contains("--json goes with --plan"), "\(refused.output)")
     }
 
     @Test("One and two workers give identical results")

@@ -62,14 +62,31 @@ public final class Transcriber {
         audio: URL, audioHash: String? = nil, configuration: LanguageModelConfiguration?,
         systemFingerprint: String? = nil, streamingChunkMilliseconds: Int? = nil, terms: [String] = []
     ) -> WorkRequest {
+        Self.request(
+            audio: audio, audioHash: audioHash ?? WorkRequest.hashFile(audio), configuration: configuration,
+            systemFingerprint: systemFingerprint, streamingChunkMilliseconds: streamingChunkMilliseconds, terms: terms,
+            settings: settings, modelFingerprint: modelFingerprint)
+    }
+
+    /// The work request a transcriber with `settings` and an acoustic model of `modelFingerprint` makes (see the
+    /// instance method): for planning work without starting anything.
+    public static func request(
+        audio: URL, audioHash: String, configuration: LanguageModelConfiguration?, systemFingerprint: String?,
+        streamingChunkMilliseconds: Int?, terms: [String], settings: DecoderSettings, modelFingerprint: String
+    ) -> WorkRequest {
         let key = WorkRequest.key(
-            audioHash: audioHash ?? WorkRequest.hashFile(audio),
-            systemFingerprint: systemFingerprint ?? Self.systemFingerprint(of: configuration),
+            audioHash: audioHash, systemFingerprint: systemFingerprint ?? Self.systemFingerprint(of: configuration),
             modelFingerprint: modelFingerprint, decoder: settings, streamedChunkMilliseconds: streamingChunkMilliseconds
         )
         return WorkRequest(
             key: key, audio: audio.path, configuration: configuration,
             streamingChunkMilliseconds: streamingChunkMilliseconds, terms: terms)
+    }
+
+    /// The keys a journal holds final answers for: what ``transcribe(_:journal:fresh:retryFailures:)`` would not
+    /// decode again (a crashed attempt is retried, so it is not among them).
+    public static func answeredKeys(in journal: URL) -> Set<String> {
+        Set(Journal.read(journal).filter { Journal.isFinal($0.value) }.keys)
     }
 
     /// `baseline`, or the customized model's fingerprint at its weight (`sha256:…@0.5`): what a key names.

@@ -1,0 +1,308 @@
+import Corpus
+import Crypto
+import Foundation
+import LanguageModel
+import Recognition
+import Results
+
+/// What a run will decode, worked out before anything is decoded: every system (a corpus under the baseline, a
+/// variant, the oracle or an external recognizer), every keyed work item (one utterance under one system, with
+/// its streaming pass when it has one), and the checks that will judge the results.
+///
+/// ``make(suite:entries:variants:oracles:audioHashes:modelFingerprint:shard:crashOnceForTesting:)`` is a pure
+/// function of what the suite and its prepared artifacts already say: it reads no file, starts no engine, and
+/// gives the same plan (the same keys, in the same order) every time. `gambit run --plan` prints it.
+public struct RunPlan: Sendable {
+    /// One system to decode a corpus with.
+    public struct System: Sendable {
+        public var corpus: Suite.Corpus
+        public var mode: SystemMode
+        public var variant: Suite.Variant?
+        public var configuration: LanguageModelConfiguration?
+        /// What the work keys name as the system: `baseline`, `<artifact fingerprint>@<weight>`, `oracle:…`,
+        /// `external:…`.
+        public var fingerprint: String
+        /// Words whose first correct emission time streaming measures.
+        public var terms: [String]
+        public var external: ExternalRecognizer?
+
+        /// How a person reads it: `baseline`, `customized chess-full`, `oracle`, `external pocketsphinx-cli`.
+        public var label: String {
+            if let external { return "external \(external.name)" }
+            return variant.map { "\(mode.rawValue) \($0.name)" } ?? mode.rawValue
+        }
+    }
+
+    /// One utterance under one system.
+    public struct Item: Sendable {
+        /// Index into ``RunPlan/systems``.
+        public var system: Int
+        /// The utterance's place in its corpus.
+        public var index: Int
+        public var entry: CorpusEntry
+        public var request: WorkRequest
+    }
+
+    /// What the plan needs of a prepared variant.
+    public struct PreparedVariant: Sendable, Equatable {
+        /// The artifact's content fingerprint.
+        public var fingerprint: String
+        public var boostedTerms: [String]
+        public var configuration: LanguageModelConfiguration
+
+        public init(fingerprint: String, boostedTerms: [String], configuration: LanguageModelConfiguration) {
+            self.fingerprint = fingerprint
+            self.boostedTerms = boostedTerms
+            self.configuration = configuration
+        }
+
+        public init(_ artifact: PreparedArtifact, weight: Double) {
+            self.init(
+                fingerprint: artifact.manifest.fingerprint, boostedTerms: artifact.manifest.boostedTerms,
+                configuration: Toolchain.configuration(artifact, weight: weight))
+        }
+    }
+
+    /// A check the results will be judged by (``Checks``), named as the report names it.
+    public struct PlannedCheck: Sendable, Equatable, Codable {
+        public var kind: CheckKind
+        public var name: String
+    }
+
+    public var systems: [System]
+    /// Every work item, systems in order and each system's utterances in corpus order.
+    public var items: [Item]
+    public var checks: [PlannedCheck]
+
+    /// The plan of `suite`.
+    ///
+    /// - Parameters:
+    ///   - entries: Each corpus's scored entries, by corpus name.
+    ///   - variants: Each variant prepared, by name.
+    ///   - oracles: Each domain corpus's oracle grammar, by corpus name (when the suite's modes include it).
+    ///   - audioHashes: ``WorkRequest/hashFile(_:)`` of every entry's audio, by path.
+    ///   - modelFingerprint: The acoustic model's (``AcousticModel/fingerprint``).
+    ///   - shard: Keep only this shard's utterances (assigned by a hash of their id).
+    /// - Throws: ``RunnerError/shard(_:)`` when the plan holds nothing to decode (results over no utterance
+    ///   would read as a perfect run).
+    public static func make(
+        suite: Suite, entries: [String: [CorpusEntry]], variants: [String: PreparedVariant],
+        oracles: [String: LanguageModelConfiguration], audioHashes: [String: String], modelFingerprint: String,
+        shard: Shard? = nil, crashOnceForTesting: Set<String> = []
+    ) throws -> RunPlan {
+        let systems = Self.systems(suite: suite, entries: entries, variants: variants, oracles: oracles)
+        var items: [Item] = []
+        for (s, system) in systems.enumerated() {
+            for (index, entry) in (entries[system.corpus.name] ?? []).enumerated() {
+                if let shard, shardIndex(entry.id, count: shard.count) != shard.index { continue }
+                let audioHash = audioHashes[entry.audio.path] ?? "missing:\(entry.audio.path)"
+                let streamed =
+                    system.mode != .oracle && system.external == nil && index < suite.streaming.utterances
+                    ? suite.streaming.chunkMilliseconds : nil
+                var request = Transcriber.request(
+                    audio: entry.audio, audioHash: audioHash, configuration: system.configuration,
+                    systemFingerprint: system.fingerprint, streamingChunkMilliseconds: streamed, terms: system.terms,
+                    settings: suite.decoder, modelFingerprint: modelFingerprint)
+                if let external = system.external {
+                    // An external recognizer is not PocketSphinx: the engine's settings do not change its output,
+                    // so changing them does not run its (perhaps slow, perhaps off-device) command again.
+                    request.key = WorkRequest.key(
+                        audioHash: audioHash, systemFingerprint: system.fingerprint, modelFingerprint: modelFingerprint,
+                        decoder: .standard, streamedChunkMilliseconds: nil)
+                    request.external = external
+                }
+                if crashOnceForTesting.contains(entry.id) { request.crashForTesting = true }
+                items.append(Item(system: s, index: index, entry: entry, request: request))
+            }
+        }
+        if items.isEmpty {
+            throw RunnerError.shard(
+                shard.map { shard in
+                    "shard \(shard.index)/\(shard.count) holds no utterance of this suite's "
+                        + "\(entries.values.map(\.count).reduce(0, +)); run with fewer shards"
+                } ?? "the suite has nothing to decode: no system applies to any corpus")
+        }
+        return RunPlan(systems: systems, items: items, checks: checks(suite: suite, systems: systems))
+    }
+
+    /// Every system, corpus by corpus (baseline, each variant, the oracle), then the external recognizers.
+    static func systems(
+        suite: Suite, entries: [String: [CorpusEntry]], variants: [String: PreparedVariant],
+        oracles: [String: LanguageModelConfiguration]
+    ) -> [System] {
+        var systems: [System] = []
+        for corpus in suite.corpora {
+            let corpusVariants = suite.variants(for: corpus).filter { variants[$0.name] != nil }
+            let allTerms = Array(Set(corpusVariants.flatMap { variants[$0.name]!.boostedTerms })).sorted()
+            if suite.modes.contains(.baseline) {
+                systems.append(
+                    System(
+                        corpus: corpus, mode: .baseline, variant: nil, configuration: nil, fingerprint: "baseline",
+                        terms: allTerms))
+            }
+            if suite.modes.contains(.customized) {
+                for variant in corpusVariants {
+                    let prepared = variants[variant.name]!
+                    systems.append(
+                        System(
+                            corpus: corpus, mode: .customized, variant: variant,
+                            configuration: prepared.configuration,
+                            fingerprint: "\(prepared.fingerprint)@\(variant.weight)", terms: prepared.boostedTerms))
+                }
+            }
+            // The oracle measures how much of the possible gain a variant captures; anti-context speech has no
+            // gain to capture, so it is not decoded against its own grammar.
+            if suite.modes.contains(.oracle), corpus.role == .domain, !(entries[corpus.name] ?? []).isEmpty,
+                let oracle = oracles[corpus.name]
+            {
+                systems.append(
+                    System(
+                        corpus: corpus, mode: .oracle, variant: nil, configuration: oracle,
+                        fingerprint: "oracle:\(oracle.fingerprint ?? "")", terms: allTerms))
+            }
+        }
+        // External recognizers: uncustomized, beside PocketSphinx's baseline.
+        for corpus in suite.corpora {
+            for recognizer in suite.recognizers where recognizer.corpora?.contains(corpus.name) ?? true {
+                systems.append(
+                    System(
+                        corpus: corpus, mode: .baseline, variant: nil, configuration: nil,
+                        fingerprint: "external:\(recognizer.name):\(recognizer.onDevice):"
+                            + recognizer.command.joined(separator: "\u{1F}"),
+                        terms: [], external: recognizer))
+            }
+        }
+        return systems
+    }
+
+    /// The checks ``Checks/evaluate(_:artifacts:responses:items:)`` will make of these systems' results, in its
+    /// order. Some may come out as "no data" (a shard without a corpus's utterances, a corpus without boosted
+    /// words); each is still judged.
+    static func checks(suite: Suite, systems: [System]) -> [PlannedCheck] {
+        var checks = [PlannedCheck(kind: .onDevice, name: Checks.networkName)]
+        for recognizer in suite.recognizers where recognizer.onDevice {
+            checks.append(PlannedCheck(kind: .onDevice, name: Checks.externalOnDeviceName(recognizer.name)))
+        }
+        let customized = systems.filter { $0.mode == .customized && $0.external == nil }
+        for system in customized {
+            checks.append(
+                PlannedCheck(
+                    kind: .onDevice, name: Checks.customizationName(system.corpus.name, system.variant!.name)))
+        }
+        for variant in suite.variants {
+            checks.append(PlannedCheck(kind: .canary, name: Checks.canaryName(variant.name)))
+        }
+        // A comparison pairs a corpus's customized system with its baseline.
+        if suite.modes.contains(.baseline) {
+            for system in customized {
+                let corpus = system.corpus.name
+                let variant = system.variant!.name
+                checks.append(
+                    system.corpus.role == .antiContext
+                        ? PlannedCheck(kind: .antiContext, name: Checks.antiContextName(corpus, variant))
+                        : PlannedCheck(kind: .boostedGain, name: Checks.boostedGainName(corpus, variant)))
+            }
+        }
+        checks.append(PlannedCheck(kind: .failures, name: Checks.failuresName))
+        return checks
+    }
+
+    /// The items whose keys `journaled` does not hold: what executing the plan will decode.
+    public func pending(journaled: Set<String>) -> [Item] {
+        items.filter { !journaled.contains($0.request.key) }
+    }
+
+    /// The shard an utterance belongs to: a hash of its id, so that it does not depend on the corpus's order.
+    static func shardIndex(_ id: String, count: Int) -> Int {
+        let digest = SHA256.hash(data: Data(id.utf8))
+        let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return Int(value % UInt64(count))
+    }
+}
+
+extension RunPlan {
+    /// How many items one corpus has in each stage, and how many of them the journal holds.
+    public struct CorpusCounts: Sendable, Equatable, Codable {
+        public var corpus: String
+        /// The corpus's utterances in this run (its shard's, with `--shard`).
+        public var utterances: Int
+        public var baseline = 0
+        public var customized = 0
+        public var oracle = 0
+        public var external = 0
+        /// Items that are also streamed in chunks, for latency.
+        public var streamed = 0
+        public var journaled = 0
+        public var items: Int { baseline + customized + oracle + external }
+    }
+
+    /// The items of each corpus by stage, in the suite's corpus order; `journaled` holds the keys already
+    /// answered (``Transcriber/answeredKeys(in:)``).
+    public func counts(journaled: Set<String>) -> [CorpusCounts] {
+        var order: [String] = []
+        var counts: [String: CorpusCounts] = [:]
+        var utterances: [String: Set<String>] = [:]
+        for item in items {
+            let system = systems[item.system]
+            let name = system.corpus.name
+            if counts[name] == nil {
+                order.append(name)
+                counts[name] = CorpusCounts(corpus: name, utterances: 0)
+            }
+            utterances[name, default: []].insert(item.entry.id)
+            if system.external != nil {
+                counts[name]!.external += 1
+            } else {
+                switch system.mode {
+                case .baseline: counts[name]!.baseline += 1
+                case .customized: counts[name]!.customized += 1
+                case .oracle: counts[name]!.oracle += 1
+                }
+            }
+            if item.request.streamingChunkMilliseconds != nil { counts[name]!.streamed += 1 }
+            if journaled.contains(item.request.key) { counts[name]!.journaled += 1 }
+        }
+        return order.map { name in
+            var row = counts[name]!
+            row.utterances = utterances[name]?.count ?? 0
+            return row
+        }
+    }
+
+    /// The whole plan as `gambit run --plan --json` writes it: every item with its key.
+    public struct Listing: Sendable, Codable {
+        public struct Item: Sendable, Codable {
+            public var corpus: String
+            public var system: String
+            public var utterance: String
+            /// The audio, relative to the suite's folder (``Suite/reportedPath(_:)``).
+            public var audio: String
+            public var key: String
+            public var streamingChunkMilliseconds: Int?
+            public var journaled: Bool
+        }
+        public var suite: String
+        public var shard: Shard?
+        public var decoderArguments: [String]
+        public var corpora: [CorpusCounts]
+        /// Work the workers will do: distinct keys not journaled (two items with one key decode once).
+        public var toDecode: Int
+        public var checks: [PlannedCheck]
+        public var items: [Item]
+    }
+
+    public func listing(suite: Suite, shard: Shard?, journaled: Set<String>) -> Listing {
+        Listing(
+            suite: suite.name, shard: shard, decoderArguments: suite.decoder.commandLine,
+            corpora: counts(journaled: journaled),
+            toDecode: Set(pending(journaled: journaled).map(\.request.key)).count,
+            checks: checks,
+            items: items.map { item in
+                Listing.Item(
+                    corpus: systems[item.system].corpus.name, system: systems[item.system].label,
+                    utterance: item.entry.id, audio: suite.reportedPath(item.entry.audio), key: item.request.key,
+                    streamingChunkMilliseconds: item.request.streamingChunkMilliseconds,
+                    journaled: journaled.contains(item.request.key))
+            })
+    }
+}

@@ -4,6 +4,7 @@ import Gate
 import LanguageModel
 import NGram
 import Recognition
+import Reporting
 import Results
 import Runner
 
@@ -126,8 +127,18 @@ struct Run: ParsableCommand {
                 output: outputURL, workers: workers, shard: parsedShard, workerExecutable: Self.executable(),
                 fresh: fresh)
             options.allowOutsidePaths = allowOutsidePaths
+            // A cache in the output folder (`cache: output`) is not written by a plan: it prepares into a
+            // temporary folder instead (the keys depend on the models' contents, not where they are).
+            var planCache = cacheFolder
+            var temporary: URL?
+            if let folder = cacheFolder, (try? OutputPath.check(folder, isInside: outputURL)) != nil {
+                temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "gambit-plan-\(ProcessInfo.processInfo.processIdentifier)")
+                planCache = temporary
+            }
+            defer { temporary.map { try? FileManager.default.removeItem(at: $0) } }
             let (plan, journaled) = try Runner(
-                suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: cacheFolder)
+                suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: planCache)
             ).plan()
             let listing = plan.listing(suite: suiteFile, shard: parsedShard, journaled: journaled)
             print(json ? try Output.json(listing) : Self.text(listing, workers: workers))
@@ -142,16 +153,25 @@ struct Run: ParsableCommand {
             "running \(suiteFile.name): \(suiteFile.corpora.count) corpora, \(suiteFile.variants.count) variants, "
             + "\(workers) workers\n"
         FileHandle.standardError.write(Data(banner.utf8))
-        let results = try Runner(suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: cacheFolder))
+        var results = try Runner(suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: cacheFolder))
             .run()
         progress.finish()
         print(Summary.text(results))
-        let written = try ReportWriter.writeAll(results, to: outputURL)
+        var timer = StageTimer(stages: results.timings?.stages ?? [])
+        let written = try timer.measure("reports") { try ReportWriter.writeAll(results, to: outputURL) }
+        if results.timings != nil {
+            // The reports' own time goes into the results and the reports that show it, written once more.
+            results.timings?.stages = timer.stages
+            try results.write(to: Runner.resultsFile(in: outputURL))
+            _ = try Reporter.write(
+                results, formats: [.json, .html], to: outputURL, audioBase: ReportWriter.audioBase(of: results))
+        }
         let top = written.filter { $0.deletingLastPathComponent().path == outputURL.standardizedFileURL.path }
         print(
             "wrote \(top.map { "\(output)/\($0.lastPathComponent)" }.joined(separator: ", ")) and "
                 + "\(written.count - top.count) transcript files (sclite trn and ctm"
                 + (written.contains { $0.pathExtension == "tsv" } ? ", biasing-list tsv" : "") + ") under \(output)/")
+        if let timings = results.timings { print(Summary.timings(timings)) }
         try ExitStatus.end(with: results)
     }
 

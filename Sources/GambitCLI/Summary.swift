@@ -76,3 +76,42 @@ enum Summary {
         return out
     }
 }
+
+extension Summary {
+    /// Where the run's time went: each stage's wall and CPU time, the workers' time by kind of work, and the
+    /// run's wall time against its decode floor.
+    static func timings(_ timings: RunTimings) -> String {
+        func seconds(_ value: Double) -> String { String(format: "%9.1f s", value) }
+        let width =
+            max(
+                (timings.stages.map(\.name) + timings.workers.map(\.name)).map { printable($0).count }.max() ?? 0, 5)
+            + 2
+        func label(_ name: String) -> String {
+            "  " + printable(name).padding(toLength: width, withPad: " ", startingAt: 0)
+        }
+        let floor = timings.decodeFloorSeconds
+        let wall = timings.wallSeconds
+        var lines = [
+            String(
+                format: "where the time went: %.1f s wall; decode floor %.1f s (%.0f%% of it) on %ld %@",
+                wall, floor, floor / max(wall, 1e-9) * 100, timings.workerCount,
+                timings.workerCount == 1 ? "worker" : "workers"),
+            label("stage") + "     wall" + "        CPU",
+        ]
+        for stage in timings.stages {
+            lines.append(label(stage.name) + seconds(stage.wallSeconds) + "  " + seconds(stage.cpuSeconds))
+        }
+        if !timings.workers.isEmpty {
+            lines.append(
+                "  in the workers, summed over the \(timings.decoded) decodings of this run"
+                    + (timings.journaled > 0 ? " (\(timings.journaled) more came from the journal)" : "") + ":")
+            for part in timings.workers {
+                let unit = part.name == "model loads" ? (part.count == 1 ? "load" : "loads") : "utterances"
+                lines.append(label(part.name) + seconds(part.seconds) + "  (\(part.count) \(unit))")
+            }
+        } else if timings.journaled > 0 {
+            lines.append("  nothing decoded: all \(timings.journaled) answers came from the journal")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

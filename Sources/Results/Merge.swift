@@ -74,6 +74,8 @@ extension RunResults {
         merged.run.createdAt = ordered.map(\.run.createdAt).min() ?? first.run.createdAt
         merged.networkDenial = mergeDenial(ordered.map(\.networkDenial))
         merged.sweep = sweeps.first
+        // Each shard's time is its own (they may have run on different machines at once).
+        merged.timings = nil
 
         // Corpora, in order of first appearance.
         merged.corpora = []

@@ -37,6 +37,8 @@ public struct RunResults: Codable, Sendable, Equatable {
     public var checks: [Check]
     /// A parameter sweep, when the run was a tuning run.
     public var sweep: SweepResults?
+    /// Where the run's time went; nil for merged shards (each shard's are its own) and older results.
+    public var timings: RunTimings?
 
     public init(
         run: RunInfo,

@@ -102,25 +102,39 @@ public final class Runner {
         let lock = try OutputFolder.Lock(
             file: dataFolder.appendingPathComponent(OutputFolder.lockName), folder: options.output)
         defer { lock.release() }
-        let prepared = try prepare()
+        var timer = StageTimer()
+        let prepared = try prepare(timer: &timer)
         let transcriber = try Transcriber(
             settings: suite.decoder, model: toolchain.model,
             mode: .workers(executable: options.workerExecutable, count: options.workers))
         let plan = try self.plan(prepared, modelFingerprint: transcriber.modelFingerprint)
-        let done = try execute(plan, with: transcriber, journal: dataFolder.appendingPathComponent(Self.journalName))
-        var results = assemble(plan, prepared: prepared, answers: done, modelFingerprint: transcriber.modelFingerprint)
-        results.checks = Checks.evaluate(
-            results, artifacts: prepared.artifacts, responses: done, items: plan.items.map(\.request))
+        let done = try timer.measure("decoding") {
+            try execute(plan, with: transcriber, journal: dataFolder.appendingPathComponent(Self.journalName))
+        }
+        var results = timer.measure("scoring") {
+            var results = assemble(
+                plan, prepared: prepared, answers: done, modelFingerprint: transcriber.modelFingerprint)
+            results.checks = Checks.evaluate(
+                results, artifacts: prepared.artifacts, responses: done, items: plan.items.map(\.request))
+            return results
+        }
+        let decoded = Set(transcriber.lastDecoded.map(\.key))
+        results.timings = RunTimings(
+            stages: timer.stages, workers: RunTimings.workerTimes(transcriber.lastDecoded, plan: plan),
+            workerCount: options.workers, decoded: decoded.count,
+            journaled: Set(plan.items.map(\.request.key)).subtracting(decoded).count)
         try results.write(to: Self.resultsFile(in: options.output))
         return results
     }
 
     /// What ``run()`` would decode, and the keys its journal already holds, without decoding: `gambit run
-    /// --plan`. It prepares what is not in the model cache, and writes nothing in the output folder.
+    /// --plan`. It prepares what is not in the model cache (which `gambit run --plan` keeps out of the output
+    /// folder) and writes nothing else.
     public func plan() throws -> (plan: RunPlan, journaled: Set<String>) {
         try OutputFolder.checkSeparate(options.output, from: suite)
         try validateDecoder()
-        let prepared = try prepare()
+        var timer = StageTimer()
+        let prepared = try prepare(timer: &timer)
         let plan = try self.plan(prepared, modelFingerprint: toolchain.model.fingerprint)
         let journal = options.output.appendingPathComponent(Self.dataFolder).appendingPathComponent(Self.journalName)
         let journaled = options.fresh ? [] : Transcriber.answeredKeys(in: journal)
@@ -152,10 +166,26 @@ public final class Runner {
     }
 
     /// Loads (or synthesises) every corpus, prepares every variant and oracle, and hashes the audio this run's
-    /// shard decodes.
-    func prepare() throws -> Prepared {
+    /// shard decodes, timing each as a stage.
+    func prepare(timer: inout StageTimer) throws -> Prepared {
         var prepared = Prepared()
-        for corpus in suite.corpora { prepared.entries[corpus.name] = try entries(of: corpus) }
+        try timer.measure("synthesis") {
+            for corpus in suite.corpora { prepared.entries[corpus.name] = try entries(of: corpus) }
+        }
+        try timer.measure("prepare") { try prepareModels(&prepared) }
+        timer.measure("audio hashes") {
+            for entry in prepared.entries.values.joined() where prepared.audioHashes[entry.audio.path] == nil {
+                if let shard = options.shard, RunPlan.shardIndex(entry.id, count: shard.count) != shard.index {
+                    continue
+                }
+                prepared.audioHashes[entry.audio.path] = WorkRequest.hashFile(entry.audio)
+            }
+        }
+        return prepared
+    }
+
+    /// Every variant's model (from the cache when it is there), and each domain corpus's oracle.
+    func prepareModels(_ prepared: inout Prepared) throws {
         var pronunciations: [CustomPronunciation] = []
         var anyPrivate = false
         for variant in suite.variants {
@@ -166,18 +196,12 @@ public final class Runner {
             prepared.artifacts[variant.name] = artifact
             prepared.variants.append(info(variant, artifact.manifest))
         }
-        if suite.modes.contains(.oracle) {
-            for corpus in suite.corpora where corpus.role == .domain {
-                guard let entries = prepared.entries[corpus.name], !entries.isEmpty else { continue }
-                prepared.oracles[corpus.name] = try oracle(
-                    corpus, entries: entries, pronunciations: pronunciations, isPrivate: anyPrivate)
-            }
+        guard suite.modes.contains(.oracle) else { return }
+        for corpus in suite.corpora where corpus.role == .domain {
+            guard let entries = prepared.entries[corpus.name], !entries.isEmpty else { continue }
+            prepared.oracles[corpus.name] = try oracle(
+                corpus, entries: entries, pronunciations: pronunciations, isPrivate: anyPrivate)
         }
-        for entry in prepared.entries.values.joined() where prepared.audioHashes[entry.audio.path] == nil {
-            if let shard = options.shard, RunPlan.shardIndex(entry.id, count: shard.count) != shard.index { continue }
-            prepared.audioHashes[entry.audio.path] = WorkRequest.hashFile(entry.audio)
-        }
-        return prepared
     }
 
     /// What the results say of a prepared variant.

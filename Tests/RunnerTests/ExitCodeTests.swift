@@ -30,6 +30,16 @@ struct ExitCodeTests {
         #expect(failing.map(\.kind) == [.failures], "\(failing.map(\.message))")
         #expect(status == 3, "\(output)")
         #expect(output.contains("exit status 3: every check passed, but some utterances failed to decode"), "\(output)")
+        // Where the time went, at the end of the run and in its results and report, the reports included.
+        #expect(output.contains("where the time went: "), "\(output)")
+        let folder = suite.folder.appendingPathComponent("bad-audio")
+        let timings = try #require(try RunResults.load(from: Runner.resultsFile(in: folder)).timings)
+        #expect(
+            timings.stages.map(\.name) == ["synthesis", "prepare", "audio hashes", "decoding", "scoring", "reports"])
+        let report = try RunResults.load(from: folder.appendingPathComponent("report.json"))
+        #expect(report.timings?.stages.last?.name == "reports")
+        let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(html.contains("Where the time went") && html.contains("<td>reports</td>"))
 
         // Without network denial the on-device check fails: 1 wins over the failed utterance.
         let (denied, deniedOutput) = try run(suite, output: "no-denial", ["--no-deny-network"])

@@ -32,6 +32,21 @@ struct RunnerTests {
         #expect(plan.checks.map(\.kind) == results.checks.map(\.kind))
         #expect(journaled.isSuperset(of: plan.items.map(\.request.key)))
         #expect(plan.pending(journaled: journaled).isEmpty)
+
+        // Where the time went: each stage, and the workers' time by kind of work over what this run decoded.
+        let timings = try #require(results.timings)
+        #expect(timings.stages.map(\.name) == ["synthesis", "prepare", "audio hashes", "decoding", "scoring"])
+        #expect(timings.decoded == plan.items.count && timings.journaled == 0 && timings.workerCount == 2)
+        let parts = Dictionary(uniqueKeysWithValues: timings.workers.map { ($0.name, $0) })
+        #expect(parts["decoding: baseline"]?.count == 11 && parts["decoding: customized"]?.count == 11)
+        #expect(parts["decoding: oracle"]?.count == 8 && parts["streaming"]?.count == 8)
+        // A worker loads a model when its work moves to another system: each of the three models at least once.
+        #expect((3...timings.decoded).contains(parts["model loads"]?.count ?? 0), "\(timings.workers)")
+        let decoding = try #require(timings.stages.first { $0.name == "decoding" })
+        #expect(timings.decodeFloorSeconds > 0 && timings.decodeFloorSeconds <= decoding.wallSeconds)
+        // Run again: everything comes from the journal, and nothing is counted as decoded.
+        let again = try #require(try suite.run().timings)
+        #expect(again.decoded == 0 && again.journaled == plan.items.count && again.workers.isEmpty)
     }
 
     @Test("gambit run --plan prints what a run would decode, per corpus and stage, and writes no output")
@@ -56,6 +71,14 @@ struct RunnerTests {
         #expect(listing.items.count == 30 && listing.toDecode == 30)
         #expect(listing.items.allSatisfy { $0.key.count == 64 && !$0.audio.hasPrefix(suite.folder.path) })
         #expect(listing.checks.last?.name == "every utterance decoded")
+
+        // A suite that keeps its models in the output folder: the plan prepares them elsewhere.
+        let own = suite.folder.appendingPathComponent("own-cache.yaml")
+        try (String(contentsOf: suite.suiteFile, encoding: .utf8) + "\ncache: output\n").write(
+            to: own, atomically: true, encoding: .utf8)
+        let ownPlan = try TestSupport.gambit(["run", "--plan", own.path, "--output", output.path])
+        #expect(ownPlan.status == 0 && ownPlan.output.contains("30 work items"), "\(ownPlan.output)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
 
         let refused = try TestSupport.gambit(["run", "--json", suite.suiteFile.path, "--output", output.path])
         #expect(refused.status == 2 && refused.output.contains("--json goes with --plan"), "\(refused.output)")

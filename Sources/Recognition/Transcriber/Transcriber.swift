@@ -37,6 +37,9 @@ public final class Transcriber {
     /// Test hook: stop this process (SIGSTOP) once the N-th answer this transcriber journaled is on disk, so
     /// that a test can kill it at a known point whatever the machine's speed.
     public var stopAfterJournalLinesForTesting: Int?
+    /// The answers the last ``transcribe(_:journal:fresh:retryFailures:)`` decoded (not those its journal held):
+    /// what that call cost.
+    public private(set) var lastDecoded: [WorkResponse] = []
     /// Answers journaled over this transcriber's life.
     private var journaledLines = 0
 
@@ -140,7 +143,8 @@ public final class Transcriber {
         }
         defer {
             // As the journal is read back: a crashed attempt is retried, a normal answer is final.
-            for response in collected.responses where Journal.isFinal(response) { done[response.key] = response }
+            lastDecoded = collected.responses.filter(Journal.isFinal)
+            for response in lastDecoded { done[response.key] = response }
             if let journal {
                 journaled[journal] = done
                 journaledLines += collected.responses.count

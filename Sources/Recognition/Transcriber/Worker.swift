@@ -76,8 +76,15 @@ public struct WorkResponse: Codable, Sendable, Equatable {
     /// The artifact fingerprint the decoder reported as applied.
     public var appliedFingerprint: String?
     public var latency: StreamingLatency?
+    /// How long the streaming pass took (nil when the request was not streamed).
+    public var streamingSeconds: Double?
     public var failure: String?
+    /// How long the worker took to load this request's model (the first time it used it; later requests with
+    /// the same model repeat the figure, see ``loadedModel``).
     public var modelLoadSeconds: Double
+    /// Whether the worker loaded the model for this request (so that summing ``modelLoadSeconds`` over the
+    /// requests that did counts each load once); nil from a Gambit that did not record it.
+    public var loadedModel: Bool?
     public var peakResidentMegabytes: Double
     public var retries: Int
     public var crashed: Bool
@@ -205,6 +212,7 @@ final class RequestDecoder {
                 let start = DispatchTime.now().uptimeNanoseconds
                 try recognizer.preload(request.configuration)
                 loaded[request.configuration] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                response.loadedModel = true
             }
             response.modelLoadSeconds = loaded[request.configuration] ?? 0
             let clip = try loader.load(URL(fileURLWithPath: request.audio))
@@ -227,8 +235,10 @@ final class RequestDecoder {
             case .ignored: response.customization = .ignored
             }
             if let chunk = request.streamingChunkMilliseconds {
+                let start = DispatchTime.now().uptimeNanoseconds
                 response.latency = try Self.stream(
                     clip, chunkMilliseconds: chunk, options: options, terms: request.terms, recognizer: recognizer)
+                response.streamingSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             }
         } catch {
             response.failure = "\(error)"

@@ -350,6 +350,7 @@ public struct HTMLReport: Sendable {
             out += "<td class=\"num\">\(f.failed) / \(f.retried) / \(f.crashed)</td></tr>"
         }
         out += "</tbody></table></div>"
+        out += timings()
         guard !results.variants.isEmpty else { return out + "</section>\n" }
         out +=
             "<div class=\"card\"><h3>Preparing the variants</h3><table><thead><tr><th>Variant</th><th class=\"num\">Weight</th>"
@@ -367,6 +368,33 @@ public struct HTMLReport: Sendable {
             out += "<td class=\"sub\">\(e(v.artifactFingerprint))</td></tr>"
         }
         return out + "</tbody></table></div></section>\n"
+    }
+
+    /// Where the run's time went: stages with wall and CPU time, the workers' time by kind of work, and the
+    /// decode floor beside the wall time. Empty for results without timings (merged shards, older files).
+    func timings() -> String {
+        guard let t = results.timings else { return "" }
+        let floor = t.decodeFloorSeconds
+        var out = "<div class=\"card\"><h3>Where the time went</h3><p class=\"sub\">"
+        out += "\(duration(t.wallSeconds)) wall; decode floor \(duration(floor)) "
+        out += "(\(Format.decimal(floor / max(t.wallSeconds, 1e-9) * 100, digits: 0))% of it): the workers' "
+        out += "PocketSphinx time over \(t.workerCount) \(t.workerCount == 1 ? "worker" : "workers"). "
+        out += "\(t.decoded) decodings in this run\(t.journaled > 0 ? ", \(t.journaled) from the journal" : "").</p>"
+        out +=
+            "<table><thead><tr><th>Stage</th><th class=\"num\">Wall</th><th class=\"num\">CPU</th></tr></thead><tbody>"
+        for stage in t.stages {
+            out += "<tr><td>\(e(stage.name))</td><td class=\"num\">\(Format.seconds(stage.wallSeconds))</td>"
+            out += "<td class=\"num\">\(Format.seconds(stage.cpuSeconds))</td></tr>"
+        }
+        out += "</tbody></table>"
+        guard !t.workers.isEmpty else { return out + "</div>" }
+        out += "<table><thead><tr><th>In the workers (summed)</th><th class=\"num\">Time</th>"
+        out += "<th class=\"num\">Count</th></tr></thead><tbody>"
+        for part in t.workers {
+            out += "<tr><td>\(e(part.name))</td><td class=\"num\">\(Format.seconds(part.seconds))</td>"
+            out += "<td class=\"num\">\(part.count)</td></tr>"
+        }
+        return out + "</tbody></table></div>"
     }
 
     func terms() -> String {

@@ -100,73 +100,84 @@ struct Prepare: ParsableCommand {
         }
         let (artifact, cached) = try toolchain.prepare(
             url, output: output.map { URL(fileURLWithPath: $0) }, options: options, ignoreCache: ignoreCache)
-        let manifest = artifact.manifest
         if json {
-            print(try Output.json(manifest))
+            print(try Output.json(artifact.manifest))
         } else {
-            print(
-                "prepared \(manifest.identifier) \(manifest.version) → \(artifact.folder.path)\(cached ? " (cached)" : "")"
-            )
-            print(
-                "  language model: \(artifact.languageModel.lastPathComponent) (+ \(PreparedModel.arpaName)), "
-                    + "\(manifest.order)-gram, n-grams \(manifest.ngramCounts.map(String.init).joined(separator: "/"))")
-            if let merge = manifest.merge, let statistics = manifest.mergeStatistics {
-                let lambda = statistics.trigramLambda.map { String(format: "%.3f", $0) }.joined(separator: " / ")
-                let weights =
-                    merge.interpolation == .constant
-                    ? "constant λ \(merge.weight) at every history (SRILM's static interpolation)"
-                    : "weight π \(merge.weight), unigram weight π₀ \(merge.unigramWeight), tempering \(merge.tempering)"
-                print(
-                    "  merged with the base model: \(weights); "
-                        + "\(statistics.mixedHistories.map(String.init).joined(separator: "/")) histories mixed"
-                        + (merge.interpolation == .constant ? "" : ", λ(h) min/median/max \(lambda)"))
-            } else {
-                print("  set mix: interpolated with the base model at decode time")
-            }
-            print(
-                manifest.boundaryShare.map { "  phrases as fragments: boundary n-grams count \($0) of each phrase" }
-                    ?? "  phrases as sentences: every phrase is a whole utterance")
-            print(
-                "  vocabulary: \(artifact.vocabulary.lastPathComponent), \(manifest.vocabulary.entries.count) entries, "
-                    + "\(manifest.vocabulary.outOfVocabulary.count) new words")
-            print("  samples: \(manifest.samples) of \(manifest.sampleBudget), \(manifest.sentences) sentences")
-            if !manifest.compounds.isEmpty {
-                print("  compounds (one token each): \(manifest.compounds.joined(separator: ", "))")
-            }
-            let t = manifest.timings
-            print(
-                "  timings: validate \(Output.seconds(t.validate)), count \(Output.seconds(t.count)), estimate "
-                    + "\(Output.seconds(t.estimate)), ARPA \(Output.seconds(t.writeARPA)), binary "
-                    + "\(Output.seconds(t.compileBinary)), vocabulary \(Output.seconds(t.vocabulary))"
-                    + (manifest.mix == .merged
-                        ? ", base n-grams \(Output.seconds(t.readBase)), merge \(Output.seconds(t.merge))" : "")
-                    + "; total "
-                    + Output.seconds(t.total))
-            print("  fingerprint: \(manifest.fingerprint.prefix(16))…")
+            print(Self.describe(artifact, cached: cached))
         }
-        if let eval {
-            let text = try String(contentsOf: URL(fileURLWithPath: eval), encoding: .utf8)
-            // Held-out text is read the way the model was counted: compounds joined. A compound is one
-            // token but several words, so the perplexity is given per word, comparable with or without them.
-            let compounds = Compounds(phrases: manifest.compounds.map { $0.split(separator: " ").map(String.init) })
-            let words = text.split(separator: "\n").map { WordTokenizer.tokenize(String($0)) }.filter { !$0.isEmpty }
-            let sentences = words.map(compounds.join)
-            // The model the decoder loads: the merged model, or the custom model alone for the set mix.
-            let result: BackoffModel.Perplexity
-            if manifest.containsBaseModel {
-                result = try SphinxLanguageModel(contentsOf: artifact.languageModel).perplexity(of: sentences)
-            } else {
-                result = try BackoffModel(arpaFile: artifact.arpa).perplexity(of: sentences)
-            }
-            let joined = zip(words, sentences).reduce(0) { $0 + $1.0.count - $1.1.count }
-            let scored = result.words - result.oovs + result.sentences + joined
-            let perWord = scored > 0 ? pow(10, -result.logProb / Double(scored)) : .nan
-            print(
-                String(
-                    format: "perplexity on %@: %.2f per word over %ld sentences, %ld words (%ld tokens), "
-                        + "%ld out-of-vocabulary", eval, perWord, result.sentences, result.words + joined, result.words,
-                    result.oovs))
+        if let eval { try printPerplexity(of: artifact, on: eval) }
+    }
+
+    /// What was prepared, a line per part: the model, how it is mixed, the vocabulary, samples, compounds, timings.
+    static func describe(_ artifact: PreparedArtifact, cached: Bool) -> String {
+        let manifest = artifact.manifest
+        var lines: [String] = []
+        lines.append(
+            "prepared \(manifest.identifier) \(manifest.version) → \(artifact.folder.path)\(cached ? " (cached)" : "")"
+        )
+        lines.append(
+            "  language model: \(artifact.languageModel.lastPathComponent) (+ \(PreparedModel.arpaName)), "
+                + "\(manifest.order)-gram, n-grams \(manifest.ngramCounts.map(String.init).joined(separator: "/"))")
+        if let merge = manifest.merge, let statistics = manifest.mergeStatistics {
+            let lambda = statistics.trigramLambda.map { String(format: "%.3f", $0) }.joined(separator: " / ")
+            let weights =
+                merge.interpolation == .constant
+                ? "constant λ \(merge.weight) at every history (SRILM's static interpolation)"
+                : "weight π \(merge.weight), unigram weight π₀ \(merge.unigramWeight), tempering \(merge.tempering)"
+            lines.append(
+                "  merged with the base model: \(weights); "
+                    + "\(statistics.mixedHistories.map(String.init).joined(separator: "/")) histories mixed"
+                    + (merge.interpolation == .constant ? "" : ", λ(h) min/median/max \(lambda)"))
+        } else {
+            lines.append("  set mix: interpolated with the base model at decode time")
         }
+        lines.append(
+            manifest.boundaryShare.map { "  phrases as fragments: boundary n-grams count \($0) of each phrase" }
+                ?? "  phrases as sentences: every phrase is a whole utterance")
+        lines.append(
+            "  vocabulary: \(artifact.vocabulary.lastPathComponent), \(manifest.vocabulary.entries.count) entries, "
+                + "\(manifest.vocabulary.outOfVocabulary.count) new words")
+        lines.append("  samples: \(manifest.samples) of \(manifest.sampleBudget), \(manifest.sentences) sentences")
+        if !manifest.compounds.isEmpty {
+            lines.append("  compounds (one token each): \(manifest.compounds.joined(separator: ", "))")
+        }
+        let t = manifest.timings
+        lines.append(
+            "  timings: validate \(Output.seconds(t.validate)), count \(Output.seconds(t.count)), estimate "
+                + "\(Output.seconds(t.estimate)), ARPA \(Output.seconds(t.writeARPA)), binary "
+                + "\(Output.seconds(t.compileBinary)), vocabulary \(Output.seconds(t.vocabulary))"
+                + (manifest.mix == .merged
+                    ? ", base n-grams \(Output.seconds(t.readBase)), merge \(Output.seconds(t.merge))" : "")
+                + "; total "
+                + Output.seconds(t.total))
+        lines.append("  fingerprint: \(manifest.fingerprint.prefix(16))…")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The perplexity of the model the decoder loads on held-out text.
+    func printPerplexity(of artifact: PreparedArtifact, on eval: String) throws {
+        let manifest = artifact.manifest
+        let text = try String(contentsOf: URL(fileURLWithPath: eval), encoding: .utf8)
+        // Held-out text is read the way the model was counted: compounds joined. A compound is one
+        // token but several words, so the perplexity is given per word, comparable with or without them.
+        let compounds = Compounds(phrases: manifest.compounds.map { $0.split(separator: " ").map(String.init) })
+        let words = text.split(separator: "\n").map { WordTokenizer.tokenize(String($0)) }.filter { !$0.isEmpty }
+        let sentences = words.map(compounds.join)
+        // The model the decoder loads: the merged model, or the custom model alone for the set mix.
+        let result: BackoffModel.Perplexity
+        if manifest.containsBaseModel {
+            result = try SphinxLanguageModel(contentsOf: artifact.languageModel).perplexity(of: sentences)
+        } else {
+            result = try BackoffModel(arpaFile: artifact.arpa).perplexity(of: sentences)
+        }
+        let joined = zip(words, sentences).reduce(0) { $0 + $1.0.count - $1.1.count }
+        let scored = result.words - result.oovs + result.sentences + joined
+        let perWord = scored > 0 ? pow(10, -result.logProb / Double(scored)) : .nan
+        print(
+            String(
+                format: "perplexity on %@: %.2f per word over %ld sentences, %ld words (%ld tokens), "
+                    + "%ld out-of-vocabulary", eval, perWord, result.sentences, result.words + joined, result.words,
+                result.oovs))
     }
 }
 

@@ -92,6 +92,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         guard workers >= 1 else { throw ValidationError("--workers is \(workers); it must be at least 1") }
+        guard plan || !json else { throw ValidationError("--json goes with --plan") }
         var parsedShard: Shard?
         if let shard {
             let parts = shard.split(separator: "/").compactMap { Int($0) }
@@ -100,50 +101,12 @@ struct Run: ParsableCommand {
             }
             parsedShard = Shard(index: parts[0], count: parts[1])
         }
-        var suiteFile = try Suite.load(URL(fileURLWithPath: suite))
-        // A typo in the suite's gate section is caught now, not when CI gates on the results.
-        _ = try GateThresholds.load(from: suiteFile.file)
-        if let mix {
-            for index in suiteFile.variants.indices { suiteFile.variants[index].mix = mix }
-        }
-        if let interpolation {
-            for index in suiteFile.variants.indices { suiteFile.variants[index].interpolation = interpolation }
-        }
-        if let phrases {
-            for index in suiteFile.variants.indices { suiteFile.variants[index].phrases = phrases }
-        }
-        if let split {
-            for index in suiteFile.corpora.indices where suiteFile.corpora[index].split != nil {
-                suiteFile.corpora[index].split = split
-            }
-        }
-        guard plan || !json else { throw ValidationError("--json goes with --plan") }
+        let suiteFile = try loadSuite()
         let outputURL = URL(fileURLWithPath: output)
         let cacheFolder =
             cacheDir.map { URL(fileURLWithPath: $0) }
             ?? (suiteFile.cacheInOutput ? Runner.outputCacheFolder(in: outputURL) : nil)
-        if plan {
-            var options = RunOptions(
-                output: outputURL, workers: workers, shard: parsedShard, workerExecutable: Self.executable(),
-                fresh: fresh)
-            options.allowOutsidePaths = allowOutsidePaths
-            // A cache in the output folder (`cache: output`) is not written by a plan: it prepares into a
-            // temporary folder instead (the keys depend on the models' contents, not where they are).
-            var planCache = cacheFolder
-            var temporary: URL?
-            if let folder = cacheFolder, (try? OutputPath.check(folder, isInside: outputURL)) != nil {
-                temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "gambit-plan-\(ProcessInfo.processInfo.processIdentifier)")
-                planCache = temporary
-            }
-            defer { temporary.map { try? FileManager.default.removeItem(at: $0) } }
-            let (plan, journaled) = try Runner(
-                suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: planCache)
-            ).plan()
-            let listing = plan.listing(suite: suiteFile, shard: parsedShard, journaled: journaled)
-            print(json ? try Output.json(listing) : Self.text(listing, workers: workers))
-            return
-        }
+        if plan { return try printPlan(suiteFile, shard: parsedShard, cacheFolder: cacheFolder) }
         let progress = Progress(interactive: isatty(STDERR_FILENO) == 1)
         var options = RunOptions(
             output: outputURL, workers: workers, shard: parsedShard, workerExecutable: Self.executable(),
@@ -173,6 +136,48 @@ struct Run: ParsableCommand {
                 + (written.contains { $0.pathExtension == "tsv" } ? ", biasing-list tsv" : "") + ") under \(output)/")
         if let timings = results.timings { print(Summary.timings(timings)) }
         try ExitStatus.end(with: results)
+    }
+
+    /// The suite with this command's overrides (mix, interpolation, phrase framing, split) applied, its gate
+    /// section checked.
+    func loadSuite() throws -> Suite {
+        var suiteFile = try Suite.load(URL(fileURLWithPath: suite))
+        // A typo in the suite's gate section is caught now, not when CI gates on the results.
+        _ = try GateThresholds.load(from: suiteFile.file)
+        for index in suiteFile.variants.indices {
+            if let mix { suiteFile.variants[index].mix = mix }
+            if let interpolation { suiteFile.variants[index].interpolation = interpolation }
+            if let phrases { suiteFile.variants[index].phrases = phrases }
+        }
+        if let split {
+            for index in suiteFile.corpora.indices where suiteFile.corpora[index].split != nil {
+                suiteFile.corpora[index].split = split
+            }
+        }
+        return suiteFile
+    }
+
+    /// `--plan`: prints what the run would decode, as a table or (`--json`) every item.
+    func printPlan(_ suiteFile: Suite, shard: Shard?, cacheFolder: URL?) throws {
+        let outputURL = URL(fileURLWithPath: output)
+        var options = RunOptions(
+            output: outputURL, workers: workers, shard: shard, workerExecutable: Self.executable(), fresh: fresh)
+        options.allowOutsidePaths = allowOutsidePaths
+        // A cache in the output folder (`cache: output`) is not written by a plan: it prepares into a temporary
+        // folder instead (the keys depend on the models' contents, not where they are).
+        var planCache = cacheFolder
+        var temporary: URL?
+        if let folder = cacheFolder, (try? OutputPath.check(folder, isInside: outputURL)) != nil {
+            temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "gambit-plan-\(ProcessInfo.processInfo.processIdentifier)")
+            planCache = temporary
+        }
+        defer { temporary.map { try? FileManager.default.removeItem(at: $0) } }
+        let (plan, journaled) = try Runner(
+            suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: planCache)
+        ).plan()
+        let listing = plan.listing(suite: suiteFile, shard: shard, journaled: journaled)
+        print(json ? try Output.json(listing) : Self.text(listing, workers: workers))
     }
 
     /// The plan as a table: one row per corpus, one column per stage.

@@ -102,6 +102,25 @@ public enum Checks {
             checks.append(canary(variant, artifact: artifact, responses: responses, items: items))
         }
 
+        checks += comparisonChecks(results)
+
+        let failed = results.systems.reduce(0) { $0 + $1.failures.failed }
+        let crashed = results.systems.reduce(0) { $0 + $1.failures.crashed }
+        checks.append(
+            Check(
+                name: failuresName, kind: .failures, passed: failed == 0, measured: Double(failed),
+                threshold: 0, unit: "utterances",
+                message: failed == 0
+                    ? "no failures (\(crashed) worker crashes recovered by a retry)"
+                    : "\(failed) utterance decodings failed (\(crashed) after worker crashes); see the per-utterance view"
+            ))
+        return checks
+    }
+
+    /// Each comparison's check: anti-context WER on anti-context corpora, boosted-word gain on domain corpora (no
+    /// data when the corpus has no decoded word, or no boosted word).
+    static func comparisonChecks(_ results: RunResults) -> [Check] {
+        var checks: [Check] = []
         for comparison in results.comparisons {
             guard let corpus = results.corpus(named: comparison.corpus) else { continue }
             let referenceWords =
@@ -134,17 +153,6 @@ public enum Checks {
                             + "boosted words, so B-WER has nothing to measure"))
             }
         }
-
-        let failed = results.systems.reduce(0) { $0 + $1.failures.failed }
-        let crashed = results.systems.reduce(0) { $0 + $1.failures.crashed }
-        checks.append(
-            Check(
-                name: failuresName, kind: .failures, passed: failed == 0, measured: Double(failed),
-                threshold: 0, unit: "utterances",
-                message: failed == 0
-                    ? "no failures (\(crashed) worker crashes recovered by a retry)"
-                    : "\(failed) utterance decodings failed (\(crashed) after worker crashes); see the per-utterance view"
-            ))
         return checks
     }
 

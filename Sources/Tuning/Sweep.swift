@@ -159,6 +159,41 @@ public final class Sweep {
         var antiCorpora: [(name: String, count: Int)]
     }
 
+    /// What a sweep tunes, worked out once: the variant, its corpora, its data, its full model at the first
+    /// pass's weight, and how points are scored.
+    struct Target {
+        var variant: Suite.Variant
+        var domain: Suite.Corpus
+        var anti: [Suite.Corpus]
+        var data: CustomLanguageModelData
+        var weights: [Double]
+        var firstPassWeight: Double
+        var full: PreparedArtifact
+        var boosted: [String]
+        var pointScoring: SweepOptions.PointScoring
+        var dev: Split
+
+        func compilerOptions(weight: Double) -> PrepareOptions { Sweep.compilerOptions(variant, weight: weight) }
+    }
+
+    /// The variant's compiler options at `weight`: a merged model has its weight built in, so each weight is
+    /// its own artifact.
+    static func compilerOptions(_ variant: Suite.Variant, weight: Double) -> PrepareOptions {
+        var options = variant.prepareOptions
+        options.weight = weight
+        return options.normalized
+    }
+
+    /// The points explored, the model prepared for each, and what preparing and scoring them cost.
+    struct Exploration {
+        var points: [SweepPoint] = []
+        var artifacts: [SweepParameters: PreparedArtifact] = [:]
+        var prepareSeconds = 0.0
+        var rescoreSeconds = 0.0
+    }
+
+    /// Tunes the variant on the dev split, confirms a few points by full decoding, judges the recommendation
+    /// once on test and draws the scaling curve; returns the results, their cost and the recommended data.
     public func run() throws -> (SweepResults, SweepCost, CustomLanguageModelData) {
         let transcriber = try Transcriber(
             settings: suite.decoder, model: toolchain.model,
@@ -168,6 +203,49 @@ public final class Sweep {
             Runner.stopAfterJournalLinesVariable
         ].flatMap { Int($0) }
         self.transcriber = transcriber
+        let target = try self.target()
+        let dev = target.dev
+        log(
+            "tuning \(target.variant.name) on \(target.domain.name) dev (\(dev.domain.count) utterances) and "
+                + "anti-context dev (\(dev.anti.count))")
+        let (baselineHypotheses, rescorer, decodePass) = try firstPass(target)
+        // The shipped setting is always a point, so the recommendation can be compared with it.
+        var grid = options.grid(weights: target.weights)
+        let shipped = SweepParameters(weight: target.variant.weight, countScaling: ["phrases": 1, "templates": 1])
+        if !grid.contains(shipped) { grid.append(shipped) }
+        let baselineDomain = score(
+            dev.domain, Array(baselineHypotheses.prefix(dev.domain.count)), boosted: target.boosted)
+        let baselineAnti = antiContextRecords(dev, Array(baselineHypotheses.dropFirst(dev.domain.count)))
+        var explored = try explore(grid, target, rescorer: rescorer, baselineAnti: baselineAnti)
+        let (chosen, reason) = recommend(
+            explored.points, shipped: shipped, baseline: baselineDomain.boosted?.boostedWordErrorRate)
+        let confirmSeconds =
+            rescorer == nil ? 0 : try confirm(&explored, first: [chosen.parameters, shipped], target)
+        log("evaluating the recommendation once on the test split")
+        let test = try split("test", domain: target.domain, anti: target.anti)
+        let recommendation = try judge(chosen.parameters, reason: reason, target, test, explored.artifacts)
+        var scaling: [ScalingPoint]?
+        if let curve = options.scaling {
+            log("scaling curve: \(curve.termCounts.map(String.init).joined(separator: ", ")) distractor terms")
+            let references = (dev.domain + dev.anti + test.domain + test.anti).map(\.text)
+            scaling = try self.scaling(
+                curve, variant: target.variant, data: target.data, dev: dev, references: references,
+                boosted: target.boosted)
+        }
+        let results = SweepResults(
+            variant: target.variant.name, corpus: target.domain.name, antiContextCorpus: target.anti.first?.name,
+            split: "dev", mix: target.variant.prepareOptions.mix.rawValue, pointScoring: target.pointScoring.rawValue,
+            decoderArguments: transcriber.settings.commandLine, points: explored.points,
+            recommendation: recommendation, scaling: scaling)
+        let cost = SweepCost(
+            decodePassSeconds: decodePass, prepareSeconds: explored.prepareSeconds,
+            rescoreSeconds: explored.rescoreSeconds, confirmSeconds: confirmSeconds, points: explored.points.count)
+        return (results, cost, Self.scale(target.data, chosen.parameters))
+    }
+
+    /// The variant to tune (the named one, or the suite's first), its domain corpus and data, and its full model
+    /// at the grid's median weight.
+    func target() throws -> Target {
         guard
             let variant = options.variant.map({ name in suite.variants.first { $0.name == name } })
                 ?? suite.variants.first
@@ -181,105 +259,89 @@ public final class Sweep {
             throw RunnerError.corpus("variant \(variant.name) has no domain corpus to tune on")
         }
         let anti = suite.corpora.filter { $0.role == .antiContext }
-        let data = try Toolchain.loadTrainingData(variant.training)
-        let prepareOptions = variant.prepareOptions
-        /// A merged model has its weight built in: each weight is its own artifact.
-        func compilerOptions(weight: Double) -> PrepareOptions {
-            var options = prepareOptions
-            options.weight = weight
-            return options.normalized
-        }
-        let weights = options.weights.isEmpty ? SweepOptions.defaultWeights(for: prepareOptions.mix) : options.weights
+        let mix = variant.prepareOptions.mix
+        let weights = options.weights.isEmpty ? SweepOptions.defaultWeights(for: mix) : options.weights
         let sortedWeights = weights.sorted()
         let firstPassWeight = sortedWeights.isEmpty ? variant.weight : sortedWeights[sortedWeights.count / 2]
-        let full = try toolchain.prepare(variant.training, options: compilerOptions(weight: firstPassWeight)).artifact
-        let boosted = full.manifest.boostedWords
-        let pointScoring = options.pointScoring ?? .default(for: prepareOptions.mix)
-
+        let data = try Toolchain.loadTrainingData(variant.training)
+        let full = try toolchain.prepare(
+            variant.training, options: Self.compilerOptions(variant, weight: firstPassWeight)
+        ).artifact
         let dev = try split("dev", domain: domain, anti: anti)
+        let target = Target(
+            variant: variant, domain: domain, anti: anti, data: data, weights: weights,
+            firstPassWeight: firstPassWeight,
+            full: full, boosted: full.manifest.boostedWords, pointScoring: options.pointScoring ?? .default(for: mix),
+            dev: dev)
         // B-WER is what the sweep tunes: over no boosted reference word it is no data, and every point
         // would tie at a made-up 0%.
-        guard score(dev.domain, dev.domain.map(\.text), boosted: boosted).boosted?.boostedWordErrorRate != nil else {
+        guard score(dev.domain, dev.domain.map(\.text), boosted: target.boosted).boosted?.boostedWordErrorRate != nil
+        else {
             throw RunnerError.corpus(
                 "\(domain.name) dev has no reference word among \(variant.name)'s boosted words, so B-WER has no data "
                     + "to tune on; tune on a corpus that says the variant's terms")
         }
-        log(
-            "tuning \(variant.name) on \(domain.name) dev (\(dev.domain.count) utterances) and anti-context dev (\(dev.anti.count))"
-        )
-
-        // One decoding pass into lattices, with the variant's full vocabulary at the grid's median
-        // weight: a strongly biased pass prunes the unbiased alternatives out of the lattice, an
-        // unbiased one the custom words. With full decodes, the pass is the baseline's decode.
-        // Costs are in decode seconds: the lattice pass (always redone, in this process) by the clock, full
-        // decodes by the engine's time summed over utterances (see ``decodedSeconds``).
-        var clock = Stopwatch()
-        let allAudio = (dev.domain + dev.anti).map(\.audio)
-        let baselineHypotheses: [String]
-        var rescorer: LatticeRescorer?
-        let decodePass: Double
-        switch pointScoring {
+        return target
+    }
+    /// One decoding pass into lattices, with the variant's full vocabulary at the grid's median weight (a strongly
+    /// biased pass prunes the unbiased alternatives out of the lattice, an unbiased one the custom words); with
+    /// full decodes, the pass is the baseline's decode. Returns the baseline's hypotheses, the lattices (when
+    /// points are rescored) and the pass's cost: by the clock for the lattice pass (always redone, in this
+    /// process), in engine time for full decodes (see ``decodedSeconds``).
+    func firstPass(_ target: Target) throws -> (hypotheses: [String], rescorer: LatticeRescorer?, seconds: Double) {
+        guard let transcriber else { preconditionFailure("firstPass runs inside run()") }
+        let allAudio = (target.dev.domain + target.dev.anti).map(\.audio)
+        let result: (hypotheses: [String], rescorer: LatticeRescorer?, seconds: Double)
+        switch target.pointScoring {
         case .rescore:
+            var clock = Stopwatch()
             let lattices = try transcriber.latticePass(
-                allAudio, configuration: Toolchain.configuration(full, weight: firstPassWeight))
-            baselineHypotheses = try lattices.rescore(customModel: nil, weight: 0)
-            rescorer = lattices
-            decodePass = clock.lap()
+                allAudio, configuration: Toolchain.configuration(target.full, weight: target.firstPassWeight))
+            result = (try lattices.rescore(customModel: nil, weight: 0), lattices, clock.lap())
         case .decode:
             let before = decodedSeconds
-            baselineHypotheses = try decode(allAudio, nil)
-            decodePass = decodedSeconds - before
+            let hypotheses = try decode(allAudio, nil)
+            result = (hypotheses, nil, decodedSeconds - before)
         }
         log(
             String(
-                format: pointScoring == .rescore
+                format: target.pointScoring == .rescore
                     ? "decoded the dev split once into lattices in %.1f s"
                     : "decoded the dev split without customization in %.1f s; every point is decoded in full",
-                decodePass))
+                result.seconds))
+        return result
+    }
 
-        // The shipped setting is always a point, so the recommendation can be compared with it.
-        var grid = options.grid(weights: weights)
-        let shipped = SweepParameters(weight: variant.weight, countScaling: ["phrases": 1, "templates": 1])
-        if !grid.contains(shipped) { grid.append(shipped) }
-
-        let baselineDomain = score(dev.domain, Array(baselineHypotheses.prefix(dev.domain.count)), boosted: boosted)
-        let baselineAnti = antiContextRecords(dev, Array(baselineHypotheses.dropFirst(dev.domain.count)))
-
-        var points: [SweepPoint] = []
-        var artifacts: [SweepParameters: PreparedArtifact] = [:]
-        var prepareSeconds = 0.0
-        var rescoreSeconds = 0.0
+    /// Prepares every point of the grid and scores it on the dev split: rescored from the lattices, or decoded in
+    /// full when there are none.
+    func explore(
+        _ grid: [SweepParameters], _ target: Target, rescorer: LatticeRescorer?, baselineAnti: [[UtteranceRecord]]
+    ) throws -> Exploration {
+        let dev = target.dev
+        let allAudio = (dev.domain + dev.anti).map(\.audio)
+        var explored = Exploration()
         for parameters in grid {
             var step = Stopwatch()
-            let scaled = Self.scale(data, parameters)
-            // The variant's name goes through PathComponent: a name with `/` or `..` stays one folder of the cache.
-            let folder = toolchain.cacheFolder.appendingPathComponent("sweep").appendingPathComponent(
-                "\(PathComponent(variant.name))-p\(parameters.countScaling["phrases"]!)-t\(parameters.countScaling["templates"]!)"
-                    + (parameters.budget.map { "-b\($0)" } ?? "")
-                    + (prepareOptions.mix == .merged ? "-w\(parameters.weight)" : ""))
-            let artifact = try toolchain.compiler.prepare(
-                scaled, output: folder, options: compilerOptions(weight: parameters.weight)
-            ).artifact
-            ModelCache.recordSources([variant.training], in: folder)
-            artifacts[parameters] = artifact
-            prepareSeconds += step.lap()
+            let artifact = try preparePoint(parameters, target)
+            explored.artifacts[parameters] = artifact
+            explored.prepareSeconds += step.lap()
             let hypotheses: [String]
             if let rescorer {
                 hypotheses = try rescorer.rescore(
                     customModel: artifact.languageModel, weight: parameters.weight,
                     containsBaseModel: artifact.manifest.containsBaseModel)
-                rescoreSeconds += step.lap()
+                explored.rescoreSeconds += step.lap()
             } else {
                 let before = decodedSeconds
                 hypotheses = try decode(allAudio, Toolchain.configuration(artifact, weight: parameters.weight))
-                rescoreSeconds += decodedSeconds - before
+                explored.rescoreSeconds += decodedSeconds - before
             }
-            let onDomain = score(dev.domain, Array(hypotheses.prefix(dev.domain.count)), boosted: boosted)
+            let onDomain = score(dev.domain, Array(hypotheses.prefix(dev.domain.count)), boosted: target.boosted)
             // Each anti-context utterance is aligned once: the checks read the corpora apart, the
             // point's anti-context WER all of them together.
             let antiRecords = antiContextRecords(dev, Array(hypotheses.dropFirst(dev.domain.count)))
             let onAnti = Aggregation.metrics(of: antiRecords.flatMap { $0 }, normalizer: settings.normalizer)
-            points.append(
+            explored.points.append(
                 SweepPoint(
                     parameters: parameters, samplesUsed: artifact.manifest.samples,
                     wordErrorRate: onDomain.rates.wordErrorRate,
@@ -291,14 +353,33 @@ public final class Sweep {
                     decodedWER: rescorer == nil ? onDomain.rates.wordErrorRate : nil,
                     antiContextChecks: antiContextChecks(dev, baseline: baselineAnti, customized: antiRecords)))
         }
-        Self.markPareto(&points)
+        Self.markPareto(&explored.points)
         log(
             String(
                 format: "%@ %ld points in %.1f s (+ %.1f s preparing)",
-                pointScoring == .rescore ? "rescored" : "decoded", points.count, rescoreSeconds, prepareSeconds))
+                rescorer != nil ? "rescored" : "decoded", explored.points.count, explored.rescoreSeconds,
+                explored.prepareSeconds))
+        return explored
+    }
 
-        // Recommend the largest B-WER gain among the points that pass every anti-context check (the
-        // run's rule: a rise above the tolerance fails only when significant); ties go to fewer samples.
+    /// The point's scaled data, prepared in the sweep's own cache folder.
+    func preparePoint(_ parameters: SweepParameters, _ target: Target) throws -> PreparedArtifact {
+        let scaled = Self.scale(target.data, parameters)
+        // The variant's name goes through PathComponent: a name with `/` or `..` stays one folder of the cache.
+        let folder = toolchain.cacheFolder.appendingPathComponent("sweep").appendingPathComponent(
+            "\(PathComponent(target.variant.name))-p\(parameters.countScaling["phrases"]!)"
+                + "-t\(parameters.countScaling["templates"]!)" + (parameters.budget.map { "-b\($0)" } ?? "")
+                + (target.variant.prepareOptions.mix == .merged ? "-w\(parameters.weight)" : ""))
+        let artifact = try toolchain.compiler.prepare(
+            scaled, output: folder, options: target.compilerOptions(weight: parameters.weight)
+        ).artifact
+        ModelCache.recordSources([target.variant.training], in: folder)
+        return artifact
+    }
+
+    /// The largest B-WER gain among the points that pass every anti-context check (the run's rule: a rise above
+    /// the tolerance fails only when significant), and why.
+    func recommend(_ points: [SweepPoint], shipped: SweepParameters, baseline: Double?) -> (SweepPoint, String) {
         let reference = points.first { $0.parameters == shipped }!
         let passing = points.filter(\.passesAntiContextChecks)
         let chosen = Self.recommend(points)
@@ -307,74 +388,62 @@ public final class Sweep {
             ? String(
                 format: "lowest dev B-WER (%.2f%%, baseline %.2f%%, shipped setting %.2f%%) of the %ld of %ld points "
                     + "whose every anti-context check passes (%@)",
-                chosen.boostedWordErrorRate * 100, (baselineDomain.boosted?.boostedWordErrorRate ?? 0) * 100,
+                chosen.boostedWordErrorRate * 100, (baseline ?? 0) * 100,
                 reference.boostedWordErrorRate * 100, passing.count, points.count,
                 Self.describe(chosen.antiContextChecks ?? []))
             : String(
                 format: "no point passes every anti-context check; this one raises anti-context WER least (%@)",
                 Self.describe(chosen.antiContextChecks ?? []))
+        return (chosen, reason)
+    }
 
-        // Confirm the recommendation, the shipped setting and the cheapest points by full decoding.
-        var confirmOrder = [chosen.parameters, reference.parameters]
-        confirmOrder += points.sorted {
+    /// Decodes in full the first points (the recommendation, the shipped setting), then the cheapest, up to
+    /// ``SweepOptions/confirm`` points, recording their decoded WER; returns what that cost in engine time.
+    func confirm(_ explored: inout Exploration, first: [SweepParameters], _ target: Target) throws -> Double {
+        var order = first
+        order += explored.points.sorted {
             ($0.samplesUsed, $0.parameters.weight) < ($1.samplesUsed, $1.parameters.weight)
         }
         .map(\.parameters)
         var confirmed = Set<SweepParameters>()
-        var confirmSeconds = 0.0
-        // Fully decoded points need no confirmation.
-        let toConfirm = rescorer == nil ? 0 : options.confirm
-        for parameters in confirmOrder where confirmed.count < toConfirm && !confirmed.contains(parameters) {
+        let before = decodedSeconds
+        for parameters in order where confirmed.count < options.confirm && !confirmed.contains(parameters) {
             confirmed.insert(parameters)
-            let configuration = Toolchain.configuration(artifacts[parameters]!, weight: parameters.weight)
-            let before = decodedSeconds
-            let hypotheses = try decode(dev.domain.map(\.audio), configuration)
-            confirmSeconds += decodedSeconds - before
-            let decoded = score(dev.domain, hypotheses, boosted: boosted)
-            if let index = points.firstIndex(where: { $0.parameters == parameters }) {
-                points[index].decodedWER = decoded.rates.wordErrorRate
+            let configuration = Toolchain.configuration(explored.artifacts[parameters]!, weight: parameters.weight)
+            let hypotheses = try decode(target.dev.domain.map(\.audio), configuration)
+            let decoded = score(target.dev.domain, hypotheses, boosted: target.boosted)
+            if let index = explored.points.firstIndex(where: { $0.parameters == parameters }) {
+                explored.points[index].decodedWER = decoded.rates.wordErrorRate
             }
         }
+        return decodedSeconds - before
+    }
 
-        // Judge the recommendation once on the test split.
-        log("evaluating the recommendation once on the test split")
-        let test = try split("test", domain: domain, anti: anti)
-        let configuration = Toolchain.configuration(artifacts[chosen.parameters]!, weight: chosen.parameters.weight)
-        let testCustom = score(test.domain, try decode(test.domain.map(\.audio), configuration), boosted: boosted)
-        let testBase = score(test.domain, try decode(test.domain.map(\.audio), nil), boosted: boosted)
-        let testAnti =
+    /// Judges the recommended point once on the test split, against the baseline, on domain and anti-context
+    /// speech.
+    func judge(
+        _ parameters: SweepParameters, reason: String, _ target: Target, _ test: Split,
+        _ artifacts: [SweepParameters: PreparedArtifact]
+    ) throws -> SweepRecommendation {
+        let configuration = Toolchain.configuration(artifacts[parameters]!, weight: parameters.weight)
+        let boosted = target.boosted
+        let custom = score(test.domain, try decode(test.domain.map(\.audio), configuration), boosted: boosted)
+        let base = score(test.domain, try decode(test.domain.map(\.audio), nil), boosted: boosted)
+        func antiWER(_ configuration: LanguageModelConfiguration?) throws -> Double? {
             test.anti.isEmpty
-            ? nil
-            : score(test.anti, try decode(test.anti.map(\.audio), configuration), boosted: []).rates.wordErrorRate
-        let testAntiBaseline =
-            test.anti.isEmpty
-            ? nil : score(test.anti, try decode(test.anti.map(\.audio), nil), boosted: []).rates.wordErrorRate
+                ? nil
+                : score(test.anti, try decode(test.anti.map(\.audio), configuration), boosted: []).rates.wordErrorRate
+        }
         func summary(_ metrics: SystemMetrics) -> MetricSummary {
             MetricSummary(
                 wordErrorRate: metrics.rates.wordErrorRate, sentenceErrorRate: metrics.rates.sentenceErrorRate,
                 boostedWordErrorRate: metrics.boosted?.boostedWordErrorRate,
                 unboostedWordErrorRate: metrics.boosted?.unboostedWordErrorRate, termF1: metrics.terms?.overall.f1)
         }
-        var scaling: [ScalingPoint]?
-        if let curve = options.scaling {
-            log("scaling curve: \(curve.termCounts.map(String.init).joined(separator: ", ")) distractor terms")
-            let references = (dev.domain + dev.anti + test.domain + test.anti).map(\.text)
-            scaling = try self.scaling(
-                curve, variant: variant, data: data, dev: dev, references: references, boosted: boosted)
-        }
-        let results = SweepResults(
-            variant: variant.name, corpus: domain.name, antiContextCorpus: anti.first?.name, split: "dev",
-            mix: prepareOptions.mix.rawValue, pointScoring: pointScoring.rawValue,
-            decoderArguments: transcriber.settings.commandLine, points: points,
-            recommendation: SweepRecommendation(
-                parameters: chosen.parameters, reason: reason, testSplit: "test", test: summary(testCustom),
-                testBaseline: summary(testBase), testAntiContextWER: testAnti,
-                testAntiContextBaselineWER: testAntiBaseline),
-            scaling: scaling)
-        let cost = SweepCost(
-            decodePassSeconds: decodePass, prepareSeconds: prepareSeconds, rescoreSeconds: rescoreSeconds,
-            confirmSeconds: confirmSeconds, points: points.count)
-        return (results, cost, Self.scale(data, chosen.parameters))
+        return SweepRecommendation(
+            parameters: parameters, reason: reason, testSplit: "test", test: summary(custom),
+            testBaseline: summary(base), testAntiContextWER: try antiWER(configuration),
+            testAntiContextBaselineWER: try antiWER(nil))
     }
 
     /// The entries and audio of one split; anti-context corpora without that split contribute all entries.

@@ -189,6 +189,13 @@ extension RunResults {
             r.command = r.command.map(masker.fragment)
             return r
         }
+        // The workers' time names each external recognizer.
+        for w in copy.timings?.workers.indices ?? 0..<0 {
+            let name = copy.timings!.workers[w].name
+            guard name.hasPrefix(RunTimings.externalPrefix) else { continue }
+            copy.timings!.workers[w].name =
+                RunTimings.externalPrefix + names.recognizer(String(name.dropFirst(RunTimings.externalPrefix.count)))
+        }
         for v in copy.variants.indices {
             copy.variants[v].name = names.variant(copy.variants[v].name)
             copy.variants[v].trainingDataFile = masker.fragment(copy.variants[v].trainingDataFile)

@@ -6,7 +6,7 @@ import Foundation
 public struct RunTimings: Codable, Sendable, Equatable {
     /// A stage of the run in Gambit's own process.
     public struct Stage: Codable, Sendable, Equatable {
-        /// `synthesis`, `prepare`, `audio hashes`, `decoding`, `scoring`, `reports`.
+        /// `synthesis`, `prepare`, `audio hashes`, `plan`, `decoding`, `scoring`, `reports`.
         public var name: String
         public var wallSeconds: Double
         /// User and system time of this process and of the child processes it waited for during the stage (the

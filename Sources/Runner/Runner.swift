@@ -107,7 +107,10 @@ public final class Runner {
         let transcriber = try Transcriber(
             settings: suite.decoder, model: toolchain.model,
             mode: .workers(executable: options.workerExecutable, count: options.workers))
-        let plan = try self.plan(prepared, modelFingerprint: transcriber.modelFingerprint)
+        // The plan's time is mostly the acoustic model's fingerprint (a SHA-256 over its files).
+        let plan = try timer.measure("plan") {
+            try self.plan(prepared, modelFingerprint: transcriber.modelFingerprint)
+        }
         let done = try timer.measure("decoding") {
             try execute(plan, with: transcriber, journal: dataFolder.appendingPathComponent(Self.journalName))
         }
@@ -118,11 +121,10 @@ public final class Runner {
                 results, artifacts: prepared.artifacts, responses: done, items: plan.items.map(\.request))
             return results
         }
-        let decoded = Set(transcriber.lastDecoded.map(\.key))
         results.timings = RunTimings(
             stages: timer.stages, workers: RunTimings.workerTimes(transcriber.lastDecoded, plan: plan),
-            workerCount: options.workers, decoded: decoded.count,
-            journaled: Set(plan.items.map(\.request.key)).subtracting(decoded).count)
+            workerCount: options.workers, decoded: Set(transcriber.lastDecoded.map(\.key)).count,
+            journaled: Set(plan.items.map(\.request.key)).subtracting(transcriber.lastAttempted).count)
         try results.write(to: Self.resultsFile(in: options.output))
         return results
     }

@@ -35,7 +35,7 @@ struct RunnerTests {
 
         // Where the time went: each stage, and the workers' time by kind of work over what this run decoded.
         let timings = try #require(results.timings)
-        #expect(timings.stages.map(\.name) == ["synthesis", "prepare", "audio hashes", "decoding", "scoring"])
+        #expect(timings.stages.map(\.name) == ["synthesis", "prepare", "audio hashes", "plan", "decoding", "scoring"])
         #expect(timings.decoded == plan.items.count && timings.journaled == 0 && timings.workerCount == 2)
         let parts = Dictionary(uniqueKeysWithValues: timings.workers.map { ($0.name, $0) })
         #expect(parts["decoding: baseline"]?.count == 11 && parts["decoding: customized"]?.count == 11)

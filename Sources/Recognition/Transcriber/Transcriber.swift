@@ -40,6 +40,9 @@ public final class Transcriber {
     /// The answers the last ``transcribe(_:journal:fresh:retryFailures:)`` decoded (not those its journal held):
     /// what that call cost.
     public private(set) var lastDecoded: [WorkResponse] = []
+    /// The keys the last ``transcribe(_:journal:fresh:retryFailures:)`` tried to decode, answered or not (one that
+    /// crashed its worker twice has no final answer, but it was not read from the journal either).
+    public private(set) var lastAttempted: Set<String> = []
     /// Answers journaled over this transcriber's life.
     private var journaledLines = 0
 
@@ -144,6 +147,7 @@ public final class Transcriber {
         defer {
             // As the journal is read back: a crashed attempt is retried, a normal answer is final.
             lastDecoded = collected.responses.filter(Journal.isFinal)
+            lastAttempted = Set(collected.responses.map(\.key))
             for response in lastDecoded { done[response.key] = response }
             if let journal {
                 journaled[journal] = done

@@ -35,7 +35,9 @@ struct ExitCodeTests {
         let folder = suite.folder.appendingPathComponent("bad-audio")
         let timings = try #require(try RunResults.load(from: Runner.resultsFile(in: folder)).timings)
         #expect(
-            timings.stages.map(\.name) == ["synthesis", "prepare", "audio hashes", "plan", "decoding", "scoring", "reports"])
+            timings.stages.map(\.name) == [
+                "synthesis", "prepare", "audio hashes", "plan", "decoding", "scoring", "reports",
+            ])
         let report = try RunResults.load(from: folder.appendingPathComponent("report.json"))
         #expect(report.timings?.stages.last?.name == "reports")
         let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)

@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import Synchronization
 
 /// Makes test audio from text with synthetic voices, deterministically.
 ///
@@ -18,6 +19,9 @@ public struct Synthesizer: Sendable {
     public var searchPath: String
     /// Utterances synthesized at once by ``build(texts:output:plan:)``.
     public var jobs: Int
+    /// Called with (done, total) as ``buildCorpus(texts:output:plan:)`` finishes each utterance it synthesises
+    /// (reused ones are not counted).
+    public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
     /// Bumped whenever a change here changes the audio, so stamped corpora are synthesized afresh.
     static let recipeVersion = "gambit-synth-1"
@@ -102,7 +106,8 @@ public struct Synthesizer: Sendable {
         let reused = frames.count { $0 != nil }
         let pending = jobs.indices.filter { frames[$0] == nil }
 
-        let results = parallelMap(count: pending.count, workers: self.jobs) { slot -> Result<Int, CorpusError> in
+        let results = parallelMap(count: pending.count, workers: self.jobs, progress: progress) {
+            slot -> Result<Int, CorpusError> in
             let job = jobs[pending[slot]]
             do throws(CorpusError) {
                 let samples = try render(
@@ -319,35 +324,27 @@ enum Stamp {
 ///
 /// The build API is synchronous because `gambit`'s root command is, so this uses `concurrentPerform` rather than
 /// a task group. Each call of `work` runs its own child processes in its own scratch folder; nothing is shared
-/// but the result slots, which a lock guards.
-func parallelMap<T: Sendable>(count: Int, workers: Int, _ work: @Sendable (Int) -> T) -> [T] {
+/// but the result slots, which a mutex guards.
+func parallelMap<T: Sendable>(
+    count: Int, workers: Int, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil,
+    _ work: @Sendable (Int) -> T
+) -> [T] {
     guard count > 0 else { return [] }
-    let slots = ResultSlots<T>(count: count)
+    let slots = Mutex((next: 0, done: 0, values: [T?](repeating: nil, count: count)))
     DispatchQueue.concurrentPerform(iterations: min(max(1, workers), count)) { _ in
-        while let index = slots.claim() { slots.store(work(index), at: index) }
-    }
-    return slots.results()
-}
-
-/// Result storage shared by the threads of ``parallelMap(count:workers:_:)``.
-///
-/// `@unchecked Sendable` is safe because every access to `next` and `values` happens while holding `lock`.
-private final class ResultSlots<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private var values: [T?]
-
-    init(count: Int) { values = Array(repeating: nil, count: count) }
-
-    func claim() -> Int? {
-        lock.withLock {
-            guard next < values.count else { return nil }
-            defer { next += 1 }
-            return next
+        while let index = slots.withLock({ slots -> Int? in
+            guard slots.next < count else { return nil }
+            defer { slots.next += 1 }
+            return slots.next
+        }) {
+            let value = work(index)
+            let done = slots.withLock {
+                $0.values[index] = value
+                $0.done += 1
+                return $0.done
+            }
+            progress?(done, count)
         }
     }
-
-    func store(_ value: T, at index: Int) { lock.withLock { values[index] = value } }
-
-    func results() -> [T] { lock.withLock { values.map { $0! } } }
+    return slots.withLock { $0.values.map { $0! } }
 }

@@ -107,15 +107,16 @@ struct Run: ParsableCommand {
             cacheDir.map { URL(fileURLWithPath: $0) }
             ?? (suiteFile.cacheInOutput ? Runner.outputCacheFolder(in: outputURL) : nil)
         if plan { return try printPlan(suiteFile, shard: parsedShard, cacheFolder: cacheFolder) }
-        let progress = Progress(interactive: isatty(STDERR_FILENO) == 1)
+        let progress = ProgressLine.standardError()
         var options = RunOptions(
             output: outputURL, workers: workers, shard: parsedShard, workerExecutable: Self.executable(),
-            fresh: fresh, denyNetwork: denyNetwork, progress: { done, total in progress.update(done, total) })
+            fresh: fresh, denyNetwork: denyNetwork, progress: progress.update)
         options.allowOutsidePaths = allowOutsidePaths
         let banner =
             "running \(suiteFile.name): \(suiteFile.corpora.count) corpora, \(suiteFile.variants.count) variants, "
-            + "\(workers) workers\n"
-        FileHandle.standardError.write(Data(banner.utf8))
+            + "\(workers) workers"
+        progress.log(banner)
+        defer { progress.finish() }
         var results = try Runner(suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: cacheFolder))
             .run()
         progress.finish()
@@ -223,32 +224,6 @@ struct Run: ParsableCommand {
         let path =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: path)
-    }
-}
-
-/// A progress bar on a terminal, plain lines otherwise.
-final class Progress: @unchecked Sendable {
-    // @unchecked: update is called from the runner's serialised completion callback only.
-    private let interactive: Bool
-    private var lastPrinted = -1
-
-    init(interactive: Bool) { self.interactive = interactive }
-
-    func update(_ done: Int, _ total: Int) {
-        let percent = total == 0 ? 100 : done * 100 / total
-        if interactive {
-            let width = 30
-            let filled = width * done / max(total, 1)
-            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-            FileHandle.standardError.write(Data("\r  \(bar) \(done)/\(total) utterances".utf8))
-        } else if percent / 10 != lastPrinted / 10 || done == total {
-            lastPrinted = percent
-            FileHandle.standardError.write(Data("  \(done)/\(total) utterances decoded (\(percent)%)\n".utf8))
-        }
-    }
-
-    func finish() {
-        if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }
 

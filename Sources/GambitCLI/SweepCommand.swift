@@ -121,8 +121,11 @@ struct SweepCommand: ParsableCommand {
             file: data.appendingPathComponent(OutputFolder.lockName), folder: URL(fileURLWithPath: output))
         defer { lock.release() }
         let sweep = Sweep(suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: cacheFolder))
-        sweep.log = { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+        let progress = ProgressLine.standardError()
+        sweep.log = progress.log
+        sweep.progress = progress.update
         let (results, cost, recommended) = try sweep.run()
+        progress.finish()
         print(SweepSummary.text(results, cost: cost))
 
         let outputURL = URL(fileURLWithPath: output)

@@ -25,8 +25,9 @@ public struct RunOptions: Sendable {
     /// Read audio wherever manifests point, not only inside the suite's folder and the folders each corpus
     /// allows (`--allow-outside-paths`).
     public var allowOutsidePaths = false
-    /// Called with (done, total) as utterances finish.
-    public var progress: (@Sendable (Int, Int) -> Void)?
+    /// Called with (stage, done, total) as the items of a long stage finish: the utterances synthesised for a
+    /// corpus (`synthesis: NAME`), the models prepared (`prepare`), the utterances decoded (`decoding`).
+    public var progress: (@Sendable (_ stage: String, _ done: Int, _ total: Int) -> Void)?
     /// Test hook: utterance ids whose first decoding attempt crashes the worker.
     public var crashOnceForTesting: Set<String>
     /// Test hook: the journal append after this many lines writes half its line and then fails as a
@@ -36,7 +37,7 @@ public struct RunOptions: Sendable {
     public init(
         output: URL, workers: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard? = nil,
         workerExecutable: URL, fresh: Bool = false, denyNetwork: Bool = true,
-        progress: (@Sendable (Int, Int) -> Void)? = nil, crashOnceForTesting: Set<String> = []
+        progress: (@Sendable (String, Int, Int) -> Void)? = nil, crashOnceForTesting: Set<String> = []
     ) {
         self.output = output
         self.workers = workers
@@ -190,6 +191,13 @@ public final class Runner {
     func prepareModels(_ prepared: inout Prepared) throws {
         var pronunciations: [CustomPronunciation] = []
         var anyPrivate = false
+        let oracles = suite.modes.contains(.oracle) ? suite.corpora.filter { $0.role == .domain }.count : 0
+        let total = suite.variants.count + oracles
+        var done = 0
+        func finished() {
+            done += 1
+            options.progress?("prepare", done, total)
+        }
         for variant in suite.variants {
             let data = try Toolchain.loadTrainingData(variant.training)
             pronunciations += data.pronunciations
@@ -197,12 +205,14 @@ public final class Runner {
             let (artifact, _) = try toolchain.prepare(variant.training, options: variant.prepareOptions)
             prepared.artifacts[variant.name] = artifact
             prepared.variants.append(info(variant, artifact.manifest))
+            finished()
         }
         guard suite.modes.contains(.oracle) else { return }
         for corpus in suite.corpora where corpus.role == .domain {
             guard let entries = prepared.entries[corpus.name], !entries.isEmpty else { continue }
             prepared.oracles[corpus.name] = try oracle(
                 corpus, entries: entries, pronunciations: pronunciations, isPrivate: anyPrivate)
+            finished()
         }
     }
 
@@ -239,7 +249,9 @@ public final class Runner {
     /// Decodes what the journal does not hold yet, through the workers; every answer by key.
     func execute(_ plan: RunPlan, with transcriber: Transcriber, journal: URL) throws -> [String: WorkResponse] {
         transcriber.denyNetwork = options.denyNetwork
-        transcriber.progress = options.progress
+        if let progress = options.progress {
+            transcriber.progress = { done, total in progress("decoding", done, total) }
+        }
         transcriber.failJournalAfterLinesForTesting = options.failJournalAfterLinesForTesting
         transcriber.stopAfterJournalLinesForTesting = ProcessInfo.processInfo.environment[
             Self.stopAfterJournalLinesVariable
@@ -352,7 +364,12 @@ public final class Runner {
     func entries(of corpus: Suite.Corpus) throws -> [CorpusEntry] {
         if let texts = corpus.texts {
             let folder = corpus.manifest.deletingLastPathComponent()
-            _ = try Synthesizer().build(texts: texts, output: folder)
+            var synthesizer = Synthesizer()
+            if let progress = options.progress {
+                let stage = "synthesis: \(corpus.name)"
+                synthesizer.progress = { done, total in progress(stage, done, total) }
+            }
+            _ = try synthesizer.build(texts: texts, output: folder)
         }
         return try suite.scoredEntries(of: corpus, allowOutsidePaths: options.allowOutsidePaths)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The scoring entry points: files (or utterances) in, a ``ScoreReport`` or ``SystemComparison`` out.
 public enum Scorer {
@@ -317,13 +318,18 @@ struct Evaluation {
         let scoredCount = corpus.referenceIndex.count
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, scoredCount / 1000))
         let characters = options.characterErrorRate ? WordScalars(loader.words) : nil
-        let job = ParallelAlignment(evaluation: self, corpus: corpus, scalars: characters, workers: workers)
+        let results = Mutex(Array(repeating: Chunk(), count: workers))
+        let input = corpus
+        let aligner = ChunkAligner(
+            mode: options.mode, reference: reference, boosted: boosted, hasBoosted: hasBoosted,
+            perUtterance: perUtterance)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let lower = scoredCount * worker / workers
             let upper = scoredCount * (worker + 1) / workers
-            job.results[worker] = job.evaluation.alignChunk(job.corpus, lower..<upper, job.scalars)
+            let chunk = aligner.align(input, lower..<upper, characters)
+            results.withLock { $0[worker] = chunk }
         }
-        let chunks = Array(job.results)
+        let chunks = results.withLock { $0 }
         corpus.operations.reserveCapacity(chunks.reduce(0) { $0 + $1.operations.count })
         corpus.counts.reserveCapacity(scoredCount)
         for chunk in chunks {
@@ -336,68 +342,6 @@ struct Evaluation {
             corpus.boostedErrors.append(contentsOf: chunk.boostedErrors)
             corpus.boostedReference.append(contentsOf: chunk.boostedReference)
         }
-    }
-
-    func alignChunk(_ corpus: ScoredCorpus, _ range: Range<Int>, _ wordScalars: WordScalars?) -> Chunk {
-        var chunk = Chunk()
-        var finder = EditPathFinder(mode: options.mode)
-        var characters = CharacterDistance()
-        var refScalars: [UInt32] = []
-        var hypScalars: [UInt32] = []
-        chunk.counts.reserveCapacity(range.count)
-        let hypothesis = corpus.hypothesis
-        reference.tokens.withUnsafeBufferPointer { refTokens in
-            hypothesis.tokens.withUnsafeBufferPointer { hypTokens in
-                for scored in range {
-                    let refRange = reference.range(Int(corpus.referenceIndex[scored]))
-                    let h = Int(corpus.hypothesisIndex[scored])
-                    let hypRange = h >= 0 ? hypothesis.range(h) : 0..<0
-                    let ref = UnsafeBufferPointer(rebasing: refTokens[refRange])
-                    let hyp = UnsafeBufferPointer(rebasing: hypTokens[hypRange])
-                    let start = chunk.operations.count
-                    finder.align(reference: ref, hypothesis: hyp, into: &chunk.operations)
-                    chunk.operationEnds.append(Int32(chunk.operations.count))
-                    var counts = ErrorCounts()
-                    var boostedTally = BoostedTally()
-                    // A word is boosted when the file's list holds it or, with per-utterance lists, when this
-                    // utterance's biased words do (a few words: a scan beats a set).
-                    let biased =
-                        perUtterance
-                        ? reference.biasedTokens[reference.biasedRange(Int(corpus.referenceIndex[scored]))] : []
-                    func isBoosted(_ token: Int32) -> Bool {
-                        perUtterance ? biased.contains(token) : boosted[Int(token)]
-                    }
-                    var i = 0
-                    var j = 0
-                    for operation in chunk.operations[start...] {
-                        counts.record(operation)
-                        if hasBoosted {
-                            boostedTally.add(
-                                operation,
-                                referenceBoosted: operation != .insertion && isBoosted(ref[i]),
-                                hypothesisBoosted: operation == .insertion && isBoosted(hyp[j]))
-                        }
-                        if operation != .insertion { i += 1 }
-                        if operation != .deletion { j += 1 }
-                    }
-                    chunk.counts.append(counts)
-                    if hasBoosted {
-                        chunk.boostedErrors.append(Int32(boostedTally.boostedErrors))
-                        chunk.boostedReference.append(Int32(boostedTally.boostedReference))
-                    }
-                    if let wordScalars {
-                        wordScalars.join(ref, into: &refScalars)
-                        wordScalars.join(hyp, into: &hypScalars)
-                        let distance = refScalars.withUnsafeBufferPointer { r in
-                            hypScalars.withUnsafeBufferPointer { characters.distance(r, $0) }
-                        }
-                        chunk.characterErrors.append(Int32(distance))
-                        chunk.referenceCharacters.append(Int32(refScalars.count))
-                    }
-                }
-            }
-        }
-        return chunk
     }
 
     /// Alignment pairs of one scored utterance, with words.
@@ -607,8 +551,7 @@ struct Evaluation {
 }
 
 /// The Unicode scalars of every interned word, flattened, so CER input is built by copying ranges.
-struct WordScalars: @unchecked Sendable {
-    // @unchecked: immutable after init; only read (from several alignment workers).
+struct WordScalars: Sendable {
     private var scalars: [UInt32] = []
     private var starts: [Int32] = [0]
 
@@ -643,27 +586,73 @@ struct WordScalars: @unchecked Sendable {
     }
 }
 
-/// Hands the inputs of one alignment run to the `concurrentPerform` workers.
-///
-/// `@unchecked Sendable` is safe because, while the workers run, the evaluation (including its ``TokenTable``s), the
-/// corpus and the scalars are only read, and worker `k` writes only `results[k]`; the caller reads `results` after
-/// `concurrentPerform` has returned.
-private final class ParallelAlignment: @unchecked Sendable {
-    let evaluation: Evaluation
-    let corpus: ScoredCorpus
-    let scalars: WordScalars?
-    let results: UnsafeMutableBufferPointer<Evaluation.Chunk>
+/// What aligning a chunk of utterances reads from an ``Evaluation``: values only, so alignment workers can share it.
+struct ChunkAligner: Sendable {
+    let mode: AlignmentMode
+    let reference: TokenizedTranscript
+    let boosted: [Bool]
+    let hasBoosted: Bool
+    let perUtterance: Bool
 
-    init(evaluation: Evaluation, corpus: ScoredCorpus, scalars: WordScalars?, workers: Int) {
-        self.evaluation = evaluation
-        self.corpus = corpus
-        self.scalars = scalars
-        results = .allocate(capacity: workers)
-        results.initialize(repeating: Evaluation.Chunk())
-    }
-
-    deinit {
-        results.deinitialize()
-        results.deallocate()
+    func align(_ corpus: ScoredCorpus, _ range: Range<Int>, _ wordScalars: WordScalars?) -> Evaluation.Chunk {
+        var chunk = Evaluation.Chunk()
+        var finder = EditPathFinder(mode: mode)
+        var characters = CharacterDistance()
+        var refScalars: [UInt32] = []
+        var hypScalars: [UInt32] = []
+        chunk.counts.reserveCapacity(range.count)
+        let hypothesis = corpus.hypothesis
+        reference.tokens.withUnsafeBufferPointer { refTokens in
+            hypothesis.tokens.withUnsafeBufferPointer { hypTokens in
+                for scored in range {
+                    let refRange = reference.range(Int(corpus.referenceIndex[scored]))
+                    let h = Int(corpus.hypothesisIndex[scored])
+                    let hypRange = h >= 0 ? hypothesis.range(h) : 0..<0
+                    let ref = UnsafeBufferPointer(rebasing: refTokens[refRange])
+                    let hyp = UnsafeBufferPointer(rebasing: hypTokens[hypRange])
+                    let start = chunk.operations.count
+                    finder.align(reference: ref, hypothesis: hyp, into: &chunk.operations)
+                    chunk.operationEnds.append(Int32(chunk.operations.count))
+                    var counts = ErrorCounts()
+                    var boostedTally = BoostedTally()
+                    // A word is boosted when the file's list holds it or, with per-utterance lists, when this
+                    // utterance's biased words do (a few words: a scan beats a set).
+                    let biased =
+                        perUtterance
+                        ? reference.biasedTokens[reference.biasedRange(Int(corpus.referenceIndex[scored]))] : []
+                    func isBoosted(_ token: Int32) -> Bool {
+                        perUtterance ? biased.contains(token) : boosted[Int(token)]
+                    }
+                    var i = 0
+                    var j = 0
+                    for operation in chunk.operations[start...] {
+                        counts.record(operation)
+                        if hasBoosted {
+                            boostedTally.add(
+                                operation,
+                                referenceBoosted: operation != .insertion && isBoosted(ref[i]),
+                                hypothesisBoosted: operation == .insertion && isBoosted(hyp[j]))
+                        }
+                        if operation != .insertion { i += 1 }
+                        if operation != .deletion { j += 1 }
+                    }
+                    chunk.counts.append(counts)
+                    if hasBoosted {
+                        chunk.boostedErrors.append(Int32(boostedTally.boostedErrors))
+                        chunk.boostedReference.append(Int32(boostedTally.boostedReference))
+                    }
+                    if let wordScalars {
+                        wordScalars.join(ref, into: &refScalars)
+                        wordScalars.join(hyp, into: &hypScalars)
+                        let distance = refScalars.withUnsafeBufferPointer { r in
+                            hypScalars.withUnsafeBufferPointer { characters.distance(r, $0) }
+                        }
+                        chunk.characterErrors.append(Int32(distance))
+                        chunk.referenceCharacters.append(Int32(refScalars.count))
+                    }
+                }
+            }
+        }
+        return chunk
     }
 }

@@ -65,7 +65,8 @@ extension Sweep {
         let largest = curve.termCounts.max() ?? 0
         let pool = try ScalingCurve.distractors(count: largest, excluding: excluded, compiler: toolchain.compiler)
         var points: [ScalingPoint] = []
-        for count in curve.termCounts.sorted() {
+        for (index, count) in curve.termCounts.sorted().enumerated() {
+            defer { progress?("scaling curve", index + 1, curve.termCounts.count) }
             let extended = ScalingCurve.adding(Array(pool.prefix(count)), to: data)
             let folder = toolchain.cacheFolder.appendingPathComponent("scaling")
                 .appendingPathComponent("\(PathComponent(variant.name))-\(count)")

@@ -136,6 +136,10 @@ public final class Sweep {
         workers: 1, normalizer: .standard, alignmentMode: .sclite, bootstrap: BootstrapOptions(), minimumGoodWords: 2)
     /// Progress lines for a terminal.
     public var log: (String) -> Void = { _ in }
+    /// Called with (stage, done, total) as the items of a long stage finish: the lattice pass's utterances
+    /// (`lattice pass`), full decodes (`decoding`), the grid's points (`points`), the scaling curve's points
+    /// (`scaling curve`).
+    public var progress: (@Sendable (_ stage: String, _ done: Int, _ total: Int) -> Void)?
     /// Decodes for ``run()``, built there from the suite's decoder settings.
     var transcriber: Transcriber?
     /// SHA-256 of each audio file, part of its work keys; computed once per file.
@@ -202,6 +206,7 @@ public final class Sweep {
         transcriber.stopAfterJournalLinesForTesting = ProcessInfo.processInfo.environment[
             Runner.stopAfterJournalLinesVariable
         ].flatMap { Int($0) }
+        if let progress { transcriber.progress = { done, total in progress("decoding", done, total) } }
         self.transcriber = transcriber
         let target = try self.target()
         let dev = target.dev
@@ -295,8 +300,11 @@ public final class Sweep {
         switch target.pointScoring {
         case .rescore:
             var clock = Stopwatch()
+            var passProgress: (@Sendable (Int, Int) -> Void)?
+            if let progress { passProgress = { done, total in progress("lattice pass", done, total) } }
             let lattices = try transcriber.latticePass(
-                allAudio, configuration: Toolchain.configuration(target.full, weight: target.firstPassWeight))
+                allAudio, configuration: Toolchain.configuration(target.full, weight: target.firstPassWeight),
+                progress: passProgress)
             result = (try lattices.rescore(customModel: nil, weight: 0), lattices, clock.lap())
         case .decode:
             let before = decodedSeconds
@@ -320,7 +328,8 @@ public final class Sweep {
         let dev = target.dev
         let allAudio = (dev.domain + dev.anti).map(\.audio)
         var explored = Exploration()
-        for parameters in grid {
+        for (index, parameters) in grid.enumerated() {
+            defer { progress?("points", index + 1, grid.count) }
             var step = Stopwatch()
             let artifact = try preparePoint(parameters, target)
             explored.artifacts[parameters] = artifact

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -64,10 +65,17 @@ enum ChildProcess {
 
         // Drain both pipes while it runs, so a chatty program cannot block on a full pipe.
         let group = DispatchGroup()
-        let streams = Streams()
+        let standardOutput = Mutex(Data())
+        let standardError = Mutex(Data())
         let (outputEnd, errorEnd) = (output[0], errors[0])
-        DispatchQueue.global().async(group: group) { streams.standardOutput = readAll(outputEnd) }
-        DispatchQueue.global().async(group: group) { streams.standardError = readAll(errorEnd) }
+        DispatchQueue.global().async(group: group) {
+            let data = readAll(outputEnd)
+            standardOutput.withLock { $0 = data }
+        }
+        DispatchQueue.global().async(group: group) {
+            let data = readAll(errorEnd)
+            standardError.withLock { $0 = data }
+        }
 
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutSeconds * 1e9)
         var code: Int32 = 0
@@ -90,7 +98,8 @@ enum ChildProcess {
         }
         group.wait()
         return Outcome(
-            termination: termination!, standardOutput: streams.standardOutput, standardError: streams.standardError)
+            termination: termination!, standardOutput: standardOutput.withLock { $0 },
+            standardError: standardError.withLock { $0 })
     }
 
     /// Everything a descriptor delivers until end of file; closes it.
@@ -106,11 +115,5 @@ enum ChildProcess {
                 return data
             }
         }
-    }
-
-    /// The two output streams, filled by the threads that drain them; read only after both are done.
-    private final class Streams: @unchecked Sendable {
-        var standardOutput = Data()
-        var standardError = Data()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// Append-only record of finished utterances: one JSON line each, flushed as it is written, so a
 /// crash or `kill -9` loses at most the line being written (which is then ignored).
@@ -7,17 +8,18 @@ import Glibc
 /// A line is written whole or not at all: when an append fails (a full disk), the bytes it managed
 /// to write are cut off again and the run stops with ``JournalError``, so that the next run, with
 /// space freed, resumes from whole lines.
-final class Journal: @unchecked Sendable {
-    // @unchecked: append is only called from the transcriber's serialised completion callback.
+final class Journal: Sendable {
     private let handle: FileHandle
     private let path: String
-    private var lines = 0
+    /// Lines appended so far; appends hold this lock for the whole write, so lines never interleave.
+    private let lines = Mutex(0)
     /// Test hook: the append after this many lines fails half-way with ENOSPC.
-    var failAfterLinesForTesting: Int?
+    private let failAfterLinesForTesting: Int?
 
-    init(appendingTo url: URL) throws {
+    init(appendingTo url: URL, failAfterLinesForTesting: Int? = nil) throws {
+        self.failAfterLinesForTesting = failAfterLinesForTesting
         if !FileManager.default.fileExists(atPath: url.path) {
-            FileManager.default.createFile(atPath: url.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         }
         path = url.path
         handle = try FileHandle(forWritingTo: url)
@@ -31,6 +33,10 @@ final class Journal: @unchecked Sendable {
     }
 
     func append(_ response: WorkResponse) throws(JournalError) {
+        try lines.withLock { (lines: inout Int) throws(JournalError) in try append(response, lines: &lines) }
+    }
+
+    private func append(_ response: WorkResponse, lines: inout Int) throws(JournalError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         var data: Data

@@ -1,6 +1,7 @@
 import Audio
 import Foundation
 import Results
+import Synchronization
 
 /// The one way Gambit turns audio into hypotheses: built from the engine settings and the acoustic model, it
 /// decodes ``WorkRequest``s, one per utterance and system, and answers each with a ``WorkResponse``.
@@ -128,30 +129,32 @@ public final class Transcriber {
         for request in requests where done[request.key] == nil && queued.insert(request.key).inserted {
             pending.append(request)
         }
-        let writer = try journal.map { url in
-            let writer = try Journal(appendingTo: url)
-            writer.failAfterLinesForTesting = failJournalAfterLinesForTesting
-            return writer
+        let writer = try journal.map {
+            try Journal(appendingTo: $0, failAfterLinesForTesting: failJournalAfterLinesForTesting)
         }
         defer { writer?.close() }
-        let collected = Collected()
+        let collected = Mutex<[WorkResponse]>([])
         let total = pending.count
         let stopAfter = stopAfterJournalLinesForTesting.map { $0 - journaledLines }
         let progress = progress
         let keep: @Sendable (WorkResponse) throws -> Void = { response in
             try writer?.append(response)
-            let count = collected.add(response)
+            let count = collected.withLock {
+                $0.append(response)
+                return $0.count
+            }
             if count == stopAfter { raise(SIGSTOP) }
             progress?(count, total)
         }
         defer {
             // As the journal is read back: a crashed attempt is retried, a normal answer is final.
-            lastDecoded = collected.responses.filter(Journal.isFinal)
-            lastAttempted = Set(collected.responses.map(\.key))
+            let responses = collected.withLock { $0 }
+            lastDecoded = responses.filter(Journal.isFinal)
+            lastAttempted = Set(responses.map(\.key))
             for response in lastDecoded { done[response.key] = response }
             if let journal {
                 journaled[journal] = done
-                journaledLines += collected.responses.count
+                journaledLines += responses.count
             }
         }
         switch mode {
@@ -173,7 +176,7 @@ public final class Transcriber {
         }
         var answers: [String: WorkResponse] = [:]
         for request in requests { answers[request.key] = done[request.key] }
-        for response in collected.responses { answers[response.key] = response }
+        for response in collected.withLock({ $0 }) { answers[response.key] = response }
         return answers
     }
 
@@ -215,22 +218,17 @@ public final class Transcriber {
     /// read back does not rescore as the original does (measured: 3 of 4 utterances, two of them real speech,
     /// got other best paths under the same model, with insertions), so a pass cannot be handed between processes
     /// or resumed from disk.
-    public func latticePass(_ audio: [URL], configuration: LanguageModelConfiguration) throws -> LatticeRescorer {
+    public func latticePass(
+        _ audio: [URL], configuration: LanguageModelConfiguration,
+        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws -> LatticeRescorer {
         let rescorer = try LatticeRescorer(model: model, settings: settings, configuration: configuration)
         let loader = AudioLoader()
-        for url in audio { try rescorer.add(try loader.load(url)) }
-        return rescorer
-    }
-
-    /// Answers collected from the workers' threads.
-    private final class Collected: @unchecked Sendable {
-        // @unchecked: only mutated inside the completion callback, which the pool serialises.
-        private(set) var responses: [WorkResponse] = []
-
-        func add(_ response: WorkResponse) -> Int {
-            responses.append(response)
-            return responses.count
+        for (index, url) in audio.enumerated() {
+            try rescorer.add(try loader.load(url))
+            progress?(index + 1, audio.count)
         }
+        return rescorer
     }
 }
 

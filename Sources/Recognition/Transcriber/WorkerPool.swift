@@ -1,5 +1,6 @@
 import Foundation
 import Results
+import Synchronization
 
 /// Decoder worker processes, one per core, each with its own decoders and models.
 ///
@@ -7,19 +8,19 @@ import Results
 /// the utterance being decoded, is recorded, the worker is restarted and the utterance retried once.
 /// Workers are started inside a fresh network namespace (`unshare -n`) when the machine allows it,
 /// and each reports whether its network is really denied.
-final class WorkerPool: @unchecked Sendable {
-    // @unchecked: the mutable state (queue position, results, hello lines) is guarded by `lock`;
-    // each worker process's pipes are touched only by the thread that owns that worker.
+final class WorkerPool: Sendable {
     private let executable: URL
     private let count: Int
     private let denyNetwork: Bool
     private let decoder: DecoderSettings
-    private let lock = NSLock()
-    private(set) var hellos: [WorkerHello] = []
-    private var nextRequest = 0
-    private var startupError: Error?
-    /// How workers were isolated from the network.
-    public private(set) var isolation = "none"
+    /// What the workers' threads share; each worker process's pipes are touched only by its own thread.
+    private let state = Mutex(State())
+
+    private struct State {
+        var nextRequest = 0
+        /// Why the run stops early: a worker that did not start, or an answer `completed` could not keep.
+        var stopError: (any Error)?
+    }
 
     /// - Parameters:
     ///   - executable: The `gambit` executable (run as `gambit worker`).
@@ -39,37 +40,23 @@ final class WorkerPool: @unchecked Sendable {
     /// in flight are dropped (a resumed run decodes them again) and `run` throws that error.
     public func run(_ requests: [WorkRequest], completed: @escaping @Sendable (WorkResponse) throws -> Void) throws {
         guard !requests.isEmpty else { return }
-        let launcher = try launchCommand()
-        lock.withLock {
-            nextRequest = 0
-            startupError = nil
-        }
+        let (launcher, isolation) = try launchCommand()
+        state.withLock { $0 = State() }
         let group = DispatchGroup()
         for _ in 0..<min(count, requests.count) {
             group.enter()
             Thread.detachNewThread { [self] in
                 defer { group.leave() }
                 var worker: WorkerProcess?
-                while true {
-                    lock.lock()
-                    guard nextRequest < requests.count, startupError == nil else {
-                        lock.unlock()
-                        break
-                    }
-                    var request = requests[nextRequest]
-                    nextRequest += 1
-                    lock.unlock()
+                while let next = claim(requests.count) {
+                    var request = requests[next]
                     var attempt = 0
                     var response: WorkResponse?
                     var crashed = false
                     while response == nil && attempt < 2 {
                         attempt += 1
                         do {
-                            if worker == nil {
-                                let started = try WorkerProcess(command: launcher)
-                                lock.withLock { hellos.append(started.hello) }
-                                worker = started
-                            }
+                            if worker == nil { worker = try WorkerProcess(command: launcher) }
                             response = try worker!.decode(request)
                         } catch WorkerProcess.Failure.crashed(let detail) {
                             crashed = true
@@ -80,7 +67,7 @@ final class WorkerPool: @unchecked Sendable {
                                 response = Self.failed(request, "decoder crashed twice (\(detail))")
                             }
                         } catch {
-                            lock.withLock { startupError = error }
+                            state.withLock { $0.stopError = error }
                             return
                         }
                     }
@@ -89,23 +76,32 @@ final class WorkerPool: @unchecked Sendable {
                     final.crashed = crashed
                     final.networkIsolation = isolation
                     final.networkDenied = worker?.hello.networkDenied ?? false
-                    let stop: Bool = lock.withLock {
-                        guard startupError == nil else { return true }
+                    let kept: Bool = state.withLock { state in
+                        guard state.stopError == nil else { return false }
                         do {
                             try completed(final)
-                            return false
-                        } catch {
-                            startupError = error
                             return true
+                        } catch {
+                            state.stopError = error
+                            return false
                         }
                     }
-                    if stop { break }
+                    if !kept { break }
                 }
                 worker?.finish()
             }
         }
         group.wait()
-        if let error = lock.withLock({ startupError }) { throw error }
+        if let error = state.withLock({ $0.stopError }) { throw error }
+    }
+
+    /// The next request to decode, or nil when there is none or the run is stopping.
+    private func claim(_ total: Int) -> Int? {
+        state.withLock { state in
+            guard state.nextRequest < total, state.stopError == nil else { return nil }
+            defer { state.nextRequest += 1 }
+            return state.nextRequest
+        }
     }
 
     private static func failed(_ request: WorkRequest, _ message: String) -> WorkResponse {
@@ -115,8 +111,9 @@ final class WorkerPool: @unchecked Sendable {
             latency: nil, failure: message, modelLoadSeconds: 0, peakResidentMegabytes: 0, retries: 0, crashed: true)
     }
 
-    /// `unshare -n gambit worker` when a network namespace can be made here, else `gambit worker`.
-    private func launchCommand() throws -> [String] {
+    /// `unshare -n gambit worker` when a network namespace can be made here, else `gambit worker`; with how that
+    /// isolates the workers from the network.
+    private func launchCommand() throws -> (command: [String], isolation: String) {
         var direct = [executable.path, "worker"]
         if decoder != .standard {
             // Settings that could not reach the workers would decode with the defaults under another key.
@@ -124,8 +121,7 @@ final class WorkerPool: @unchecked Sendable {
             direct += ["--decoder", String(decoding: try JSONEncoder().encode(decoder), as: UTF8.self)]
         }
         guard denyNetwork, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
-            isolation = "none"
-            return direct
+            return (direct, "none")
         }
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
@@ -134,11 +130,9 @@ final class WorkerPool: @unchecked Sendable {
         try probe.run()
         probe.waitUntilExit()
         guard probe.terminationStatus == 0 else {
-            isolation = "none (unshare -n is not permitted for this user)"
-            return direct
+            return (direct, "none (unshare -n is not permitted for this user)")
         }
-        isolation = "network namespace (unshare -n)"
-        return ["/usr/bin/unshare", "-n"] + direct
+        return (["/usr/bin/unshare", "-n"] + direct, "network namespace (unshare -n)")
     }
 }
 

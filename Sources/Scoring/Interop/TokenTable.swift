@@ -166,3 +166,26 @@ func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length:
     }
     return true
 }
+
+extension TokenTable {
+    /// The table's strings in id order, as a value another thread can read.
+    var list: TokenList {
+        TokenList(
+            bytes: Array(UnsafeBufferPointer(start: arena, count: Int(ends[count]))),
+            ends: Array(UnsafeBufferPointer(start: ends, count: count + 1)))
+    }
+}
+
+/// A ``TokenTable``'s strings as a value: token `t` is `bytes[ends[t] ..< ends[t + 1]]`.
+struct TokenList: Sendable {
+    fileprivate let bytes: [UInt8]
+    fileprivate let ends: [Int32]
+
+    var count: Int { ends.count - 1 }
+
+    func withBytes<R>(_ id: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        bytes.withUnsafeBufferPointer { all in
+            body(UnsafeBufferPointer(rebasing: all[Int(ends[id])..<Int(ends[id + 1])]))
+        }
+    }
+}

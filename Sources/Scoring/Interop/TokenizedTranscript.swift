@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A transcript file after normalization: utterances as ranges of interned word ids.
 struct TokenizedTranscript {
@@ -174,8 +175,8 @@ final class CorpusLoader {
 }
 
 extension CorpusLoader {
-    /// Reads several files in parallel, each with its own tables, then moves them all onto the first loader's
-    /// tables so ids are comparable.
+    /// Reads several files in parallel, each with its own tables, then moves them all onto one loader's tables so
+    /// ids are comparable.
     /// - Returns: The loader that owns the merged tables and the transcripts in the order given.
     /// - Throws: The first file's error, in the order given.
     static func loadAll(_ files: [(url: URL, format: TranscriptFormat?)], normalizer: Normalizer) throws
@@ -184,23 +185,43 @@ extension CorpusLoader {
         let sizes = files.map { file in
             (try? FileManager.default.attributesOfItem(atPath: file.url.path)[.size] as? Int) ?? nil
         }
-        let job = ParallelLoad(sizes: sizes, normalizer: normalizer)
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            job.results[index] = Result { try job.loaders[index].load(files[index].url, format: files[index].format) }
+        if files.count == 1 {
+            let loader = CorpusLoader(normalizer: normalizer, expectedBytes: sizes[0])
+            return (loader, [try loader.load(files[0].url, format: files[0].format)])
         }
+        // Each reader makes its own loader and hands back its transcript with its tables as values, so readers
+        // share nothing but the slots.
+        let slots = Mutex([Result<(TokenizedTranscript, Tables), any Error>?](repeating: nil, count: files.count))
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let result = Result {
+                let loader = CorpusLoader(normalizer: normalizer, expectedBytes: sizes[index])
+                let transcript = try loader.load(files[index].url, format: files[index].format)
+                return (
+                    transcript, Tables(words: loader.words.list, ids: loader.ids.list, speakers: loader.speakers.list)
+                )
+            }
+            slots.withLock { $0[index] = result }
+        }
+        let main = CorpusLoader(normalizer: normalizer, expectedBytes: sizes.compactMap { $0 }.max())
         var transcripts: [TokenizedTranscript] = []
-        for result in job.results { transcripts.append(try result!.get()) }
-        let main = job.loaders[0]
-        for index in transcripts.indices.dropFirst() {
-            transcripts[index] = main.absorb(job.loaders[index], transcripts[index])
+        for result in slots.withLock({ $0 }) {
+            let (transcript, tables) = try result!.get()
+            transcripts.append(main.absorb(tables, transcript))
         }
         return (main, transcripts)
     }
 
-    /// Re-interns a transcript read by another loader into this loader's tables.
-    private func absorb(_ other: CorpusLoader, _ transcript: TokenizedTranscript) -> TokenizedTranscript {
-        func mapping(_ from: TokenTable, _ to: TokenTable) -> [Int32] {
-            (0..<from.count).map { id in from.withBytes(Int32(id)) { to.intern($0.baseAddress!, $0.count) } }
+    /// One reader's tables, as values.
+    struct Tables: Sendable {
+        var words: TokenList
+        var ids: TokenList
+        var speakers: TokenList
+    }
+
+    /// Re-interns a transcript read with other tables into this loader's tables.
+    private func absorb(_ other: Tables, _ transcript: TokenizedTranscript) -> TokenizedTranscript {
+        func mapping(_ from: TokenList, _ to: TokenTable) -> [Int32] {
+            (0..<from.count).map { id in from.withBytes(id) { to.intern($0.baseAddress!, $0.count) } }
         }
         let words = mapping(other.words, self.words)
         let ids = mapping(other.ids, self.ids)
@@ -211,25 +232,5 @@ extension CorpusLoader {
         result.ids = transcript.ids.map { ids[Int($0)] }
         result.speakers = transcript.speakers.map { $0 < 0 ? -1 : speakers[Int($0)] }
         return result
-    }
-}
-
-/// Hands files to parallel readers.
-///
-/// `@unchecked Sendable` is safe because reader `k` uses only `loaders[k]` and writes only `results[k]`; the caller
-/// reads the results after `concurrentPerform` has returned.
-private final class ParallelLoad: @unchecked Sendable {
-    let loaders: [CorpusLoader]
-    let results: UnsafeMutableBufferPointer<Result<TokenizedTranscript, any Error>?>
-
-    init(sizes: [Int?], normalizer: Normalizer) {
-        loaders = sizes.map { CorpusLoader(normalizer: normalizer, expectedBytes: $0) }
-        results = .allocate(capacity: sizes.count)
-        results.initialize(repeating: nil)
-    }
-
-    deinit {
-        results.deinitialize()
-        results.deallocate()
     }
 }

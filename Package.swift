@@ -1,10 +1,13 @@
 // swift-tools-version: 6.0
 // Gambit: did our custom phrases make speech recognition better, by how much, at what cost?
 //
-// The targets follow the pipeline (see README.md, "How it fits together"):
-// Audio → TrainingData → NGram → LanguageModel → Recognition → Runner → Reporting → Gate, with Scoring and
-// Results (the records every stage writes) beside them, one C module per C library underneath and a thin
-// `gambit` executable on top.
+// The layout follows the pipeline (see README.md, "How it fits together", and docs/architecture.md):
+//   Sources/      the product's modules: Audio → TrainingData → Corpus → NGram → LanguageModel → PocketSphinx →
+//                 Recognition → Runner → Tuning, with Scoring and Results (the records every stage writes) beside
+//                 them, Reporting and Gate after them and the `gambit` executable (GambitCLI) on top;
+//   Sources/C/    one C module per C library, underneath;
+//   Benchmarks/   programs that print figures; Fuzz/ the fuzz targets and their seeds;
+//   Tests/        one test target per module, with Tests/Support/ (helpers and fixtures) beside them.
 import PackageDescription
 
 let package = Package(
@@ -24,16 +27,20 @@ let package = Package(
     targets: [
         // C libraries.
         .systemLibrary(
-            name: "CPocketSphinx",
+            name: "CPocketSphinx", path: "Sources/C/CPocketSphinx",
             pkgConfig: "pocketsphinx",
             providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]
         ),
-        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
-        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
-        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .target(name: "CXMLSchema", dependencies: ["CLibXML2"]),
+        .systemLibrary(
+            name: "CSndFile", path: "Sources/C/CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(
+            name: "CSampleRate", path: "Sources/C/CSampleRate", pkgConfig: "samplerate",
+            providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(
+            name: "CLibXML2", path: "Sources/C/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "CXMLSchema", dependencies: ["CLibXML2"], path: "Sources/C/CXMLSchema"),
         .target(
-            name: "CFliteG2P",
+            name: "CFliteG2P", path: "Sources/C/CFliteG2P",
             linkerSettings: [
                 .linkedLibrary("flite_cmulex"), .linkedLibrary("flite_usenglish"), .linkedLibrary("flite"),
                 .linkedLibrary("m"),
@@ -99,17 +106,20 @@ let package = Package(
         ),
         .executableTarget(
             name: "GambitBenchmarks",
-            dependencies: ["Audio", "Recognition", "LanguageModel", "NGram", "TrainingData", "Runner"]),
-        .executableTarget(name: "ScoringBenchmark", dependencies: ["Scoring"]),
+            dependencies: ["Audio", "Recognition", "LanguageModel", "NGram", "TrainingData", "Runner"],
+            path: "Benchmarks/GambitBenchmarks"),
+        .executableTarget(name: "ScoringBenchmark", dependencies: ["Scoring"], path: "Benchmarks/ScoringBenchmark"),
 
         // Fuzzing (scripts/fuzz.sh): every parser of a user's file, driven as the command line drives it.
-        .target(name: "FuzzTargets", dependencies: ["Corpus", "Results", "Runner", "Scoring", "TrainingData"]),
-        .executableTarget(name: "GambitFuzz", dependencies: ["FuzzTargets"]),
+        .target(
+            name: "FuzzTargets", dependencies: ["Corpus", "Results", "Runner", "Scoring", "TrainingData"],
+            path: "Fuzz/FuzzTargets"),
+        .executableTarget(name: "GambitFuzz", dependencies: ["FuzzTargets"], path: "Fuzz/GambitFuzz"),
 
         // Tests.
-        .target(name: "GambitTestSupport", path: "Sources/GambitTestSupport"),
+        .target(name: "GambitTestSupport", path: "Tests/Support/GambitTestSupport"),
         .target(
-            name: "ResultsFixtures", dependencies: ["Results", "Scoring"], path: "Sources/ResultsFixtures",
+            name: "ResultsFixtures", dependencies: ["Results", "Scoring"], path: "Tests/Support/ResultsFixtures",
             exclude: ["Schemas"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "GambitTestSupport"]),
         .testTarget(name: "PocketSphinxTests", dependencies: ["PocketSphinx", "GambitTestSupport"]),

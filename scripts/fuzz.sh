@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     (default: 60 seconds, every target, two at a time)
 #
 # Builds `gambit-fuzz` with the fuzzer and address sanitizers into .build-fuzz, then runs each target
-# (Sources/FuzzTargets/FuzzTarget.swift) for SECONDS from its seed corpus in Fuzz/Seeds/TARGET plus what
+# (Fuzz/FuzzTargets/FuzzTarget.swift) for SECONDS from its seed corpus in Fuzz/Seeds/TARGET plus what
 # earlier runs kept in Fuzz/.corpus/TARGET. Prints, per target: executions, executions per second,
 # coverage at the start and the end, inputs added, and findings. A finding (a crash, a sanitizer report,
 # a leak, an input taking more than 5 seconds or 2 GB) leaves the input under Fuzz/Findings/TARGET/ and

@@ -191,17 +191,15 @@ private final class Answers: @unchecked Sendable {  // Every access holds `lock`
 
 @Suite("One door to the engine")
 struct EngineBoundaryTests {
-    /// Every Swift file under Sources, with its path relative to the package.
+    /// Every Swift file under Sources, Benchmarks and Fuzz, with its path relative to the package.
     static func sources() throws -> [(path: String, text: String)] {
-        let root = TestSupport.packageRoot.appendingPathComponent("Sources")
-        let files =
-            FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        let root = TestSupport.packageRoot
+        let files = TestSupport.codeFolders.flatMap { folder in
+            FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        }
         return try files.map {
-            (
-                String($0.path.dropFirst(TestSupport.packageRoot.path.count + 1)),
-                try String(contentsOf: $0, encoding: .utf8)
-            )
+            (String($0.path.dropFirst(root.path.count + 1)), try String(contentsOf: $0, encoding: .utf8))
         }
     }
 

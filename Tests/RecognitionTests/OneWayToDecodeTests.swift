@@ -7,22 +7,24 @@ import Testing
 /// model of its own.
 @Suite("One way to decode")
 struct OneWayToDecodeTests {
-    /// Every Swift source file under `Sources/`, by path relative to the package, with its code lines (comments
-    /// dropped, since they may name what they do not call).
+    /// Every Swift source file under `Sources/`, `Benchmarks/` and `Fuzz/`, by path relative to the package, with
+    /// its code lines (comments dropped, since they may name what they do not call).
     static func sources() throws -> [(path: String, lines: [String])] {
         let root = TestSupport.packageRoot
-        let sources = root.appendingPathComponent("Sources")
-        guard let walker = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else {
-            return []
-        }
         var files: [(String, [String])] = []
-        for case let url as URL in walker where url.pathExtension == "swift" {
-            let text = try String(contentsOf: url, encoding: .utf8)
-            let code = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                return trimmed.hasPrefix("//") ? "" : String(line)
+        for folder in TestSupport.codeFolders {
+            guard
+                let walker = FileManager.default.enumerator(
+                    at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
+            else { continue }
+            for case let url as URL in walker where url.pathExtension == "swift" {
+                let text = try String(contentsOf: url, encoding: .utf8)
+                let code = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                    let trimmed = line.trimmingCharacters(in: .whitespaces)
+                    return trimmed.hasPrefix("//") ? "" : String(line)
+                }
+                files.append((String(url.path.dropFirst(root.path.count + 1)), code))
             }
-            files.append((String(url.path.dropFirst(root.path.count + 1)), code))
         }
         return files.sorted { $0.0 < $1.0 }
     }

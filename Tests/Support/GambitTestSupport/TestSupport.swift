@@ -18,11 +18,15 @@ public enum TestSupport {
         (1...5).map { testData.appendingPathComponent("cards/00\($0).wav") }
     }
 
-    /// The package's root folder (found from this source file's location).
+    /// The package's root folder (found from this source file's location, `Tests/Support/GambitTestSupport/`).
     public static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
     }
+
+    /// The folders of Swift code that ships or runs from the package (not the tests): the product's modules,
+    /// benchmarks and fuzz targets. Checks over "every source file" walk these.
+    public static let codeFolders = ["Sources", "Benchmarks", "Fuzz"]
 
     /// This test process's folder under the system temporary directory; removed, with everything in
     /// it, when the process exits, so that no test leaves a folder behind however it ends.

@@ -4,6 +4,20 @@ import Scoring
 
 /// The terminal summary printed after a run.
 enum Summary {
+    /// "failed: 3 audio, 1 timeout (see report.html)": the failed utterances of every system by kind; nil when
+    /// none failed.
+    static func failuresByKind(_ results: RunResults) -> String? {
+        let failed = results.systems.flatMap(\.utterances).filter { $0.failure != nil }
+        guard !failed.isEmpty else { return nil }
+        var parts = FailureKind.allCases.compactMap { kind -> String? in
+            let count = failed.count { $0.failureKind == kind }
+            return count == 0 ? nil : "\(count) \(kind.label)"
+        }
+        let unknown = failed.count { $0.failureKind == nil }
+        if unknown > 0 { parts.append("\(unknown) of an unrecorded kind") }
+        return "failed decodes: " + parts.joined(separator: ", ") + " (each with its cause in report.html)"
+    }
+
     static func text(_ results: RunResults) -> String {
         // A terminal's output ends up in CI logs: it names private data no more than the reports do.
         let results = results.redactingPrivateTerms()
@@ -36,6 +50,7 @@ enum Summary {
                     + String(format: "%4ld  %6ld", system.utterances.count, system.failures.failed))
         }
         lines.append("")
+        if let failures = failuresByKind(results) { lines += [failures, ""] }
         for comparison in results.comparisons {
             let delta = comparison.deltaWER
             lines.append(

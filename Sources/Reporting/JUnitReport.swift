@@ -186,7 +186,7 @@ public struct JUnitReport: Sendable {
                         ? .passed
                         : .error(
                             message: "\(failed.count) of \(system.utterances.count) utterances failed to decode",
-                            detail: failed.map { "\($0.id): \($0.failure ?? "")" }.joined(separator: "\n")),
+                            detail: failed.map { "\($0.id): \($0.labelledFailure ?? "")" }.joined(separator: "\n")),
                     systemOut: summary))
         }
         var properties: [(name: String, value: String)] = [

@@ -129,6 +129,8 @@ public struct UtteranceRecord: Codable, Sendable, Equatable {
     public var customization: CustomizationStatus
     /// Why decoding failed; `nil` on success. Failed utterances stay in the results and count as all deletions.
     public var failure: String?
+    /// What kind of failure ``failure`` is; nil on success, and in results of a Gambit that did not record it.
+    public var failureKind: FailureKind?
     /// Attempts beyond the first.
     public var retries: Int
     /// A decoder process crashed on this utterance (it may have succeeded on retry).
@@ -267,6 +269,38 @@ public struct Percentiles: Codable, Sendable, Equatable {
             return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
         }
         self.init(p50: quantile(0.5), p95: quantile(0.95), count: sorted.count)
+    }
+}
+
+/// What kept an utterance from a hypothesis.
+public enum FailureKind: String, Codable, Sendable, CaseIterable {
+    /// The audio file could not be read, or is not audio the recognizer takes.
+    case audio
+    /// PocketSphinx refused the model or failed while decoding.
+    case engine
+    /// An external recognizer gave no answer in time.
+    case timeout
+    /// The decoder process crashed, twice.
+    case crash
+    /// An external recognizer could not be started, failed, or answered with something that is not a transcript.
+    case recognizerOutput
+
+    /// How reports name it.
+    public var label: String {
+        switch self {
+        case .audio: "audio"
+        case .engine: "engine"
+        case .timeout: "timeout"
+        case .crash: "crash"
+        case .recognizerOutput: "recognizer output"
+        }
+    }
+}
+
+extension UtteranceRecord {
+    /// "audio: cards/001.wav: not a WAV file", or the message alone when its kind was not recorded.
+    public var labelledFailure: String? {
+        failure.map { message in failureKind.map { "\($0.label): \(message)" } ?? message }
     }
 }
 

@@ -158,8 +158,8 @@ public struct ModelCache: Sendable {
             do {
                 try FileManager.default.removeItem(at: entry.url)
             } catch {
-                throw RunnerError.cache(
-                    "cannot remove the cache entry \(entry.shownName) of \(folder.path): \(error.localizedDescription)")
+                throw RunnerError.cacheEntry(
+                    name: entry.shownName, folder: folder.path, reason: error.localizedDescription)
             }
             freed += entry.bytes
         }

@@ -83,7 +83,7 @@ public struct RunPlan: Sendable {
     ///   - audioHashes: ``WorkRequest/hashFile(_:)`` of every entry's audio, by path.
     ///   - modelFingerprint: The acoustic model's (``AcousticModel/fingerprint``).
     ///   - shard: Keep only this shard's utterances (assigned by a hash of their id).
-    /// - Throws: ``RunnerError/shard(_:)`` when the plan holds nothing to decode (results over no utterance
+    /// - Throws: ``RunnerError/nothingToDecode(shard:utterances:)`` when the plan holds nothing to decode (results over no utterance
     ///   would read as a perfect run).
     public static func make(
         suite: Suite, entries: [String: [CorpusEntry]], variants: [String: PreparedVariant],
@@ -116,11 +116,7 @@ public struct RunPlan: Sendable {
             }
         }
         if items.isEmpty {
-            throw RunnerError.shard(
-                shard.map { shard in
-                    "shard \(shard.index)/\(shard.count) holds no utterance of this suite's "
-                        + "\(entries.values.map(\.count).reduce(0, +)); run with fewer shards"
-                } ?? "the suite has nothing to decode: no system applies to any corpus")
+            throw RunnerError.nothingToDecode(shard: shard, utterances: entries.values.map(\.count).reduce(0, +))
         }
         return RunPlan(systems: systems, items: items, checks: checks(suite: suite, systems: systems))
     }

@@ -311,6 +311,7 @@ public final class Runner {
             record.words = response.words
             record.customization = response.customization
             record.failure = response.reportedFailure(relativeTo: suite.folder)
+            record.failureKind = response.failure == nil ? nil : response.failureKind
             record.retries = response.retries
             record.crashed = response.crashed
             records.append(record)

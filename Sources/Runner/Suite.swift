@@ -121,17 +121,14 @@ public struct Suite: Sendable, Equatable {
             corpus.manifest, audioFolder: corpus.audioFolder,
             allowedFolders: allowOutsidePaths ? nil : [folder] + corpus.allowedOutsideFolders)
         guard !entries.isEmpty else {
-            throw RunnerError.corpus(
-                "corpus \(corpus.name): \(corpus.manifest.path) lists no utterance; a corpus needs at least one")
+            throw RunnerError.emptyManifest(corpus: corpus.name, manifest: corpus.manifest.path)
         }
         // A corpus that names no split scores every entry: nothing is dropped, whatever the splits say.
         let known = knownSplits
         if corpus.split != nil, let stray = entries.first(where: { $0.split.map { !known.contains($0) } ?? false }) {
-            throw RunnerError.corpus(
-                "corpus \(corpus.name): utterance \(stray.id) in \(corpus.manifest.path) has split "
-                    + "'\(stray.split ?? "")', which this suite does not know (known: "
-                    + known.sorted().joined(separator: ", ")
-                    + "); fix the entry's split, or name the split on a corpus of the suite")
+            throw RunnerError.unknownSplit(
+                corpus: corpus.name, manifest: corpus.manifest.path, utterance: stray.id, split: stray.split ?? "",
+                known: known.sorted())
         }
         return entries
     }
@@ -148,19 +145,17 @@ public struct Suite: Sendable, Equatable {
     /// The entries a run scores for a corpus: those of its split, when it names one (entries without
     /// a split belong to every split), else all of them.
     ///
-    /// - Throws: ``RunnerError/corpus(_:)`` when the manifest is empty, an entry names a split the
-    ///   suite does not know, or the split matches no entry (naming the splits the manifest has), or
+    /// - Throws: ``RunnerError/emptyManifest(corpus:manifest:)``, ``RunnerError/unknownSplit(corpus:manifest:utterance:split:known:)``
+    ///   or ``RunnerError/emptySplit(corpus:manifest:split:available:)``, or
     ///   what ``entries(of:allowOutsidePaths:)`` throws.
     public func scoredEntries(of corpus: Corpus, allowOutsidePaths: Bool) throws -> [CorpusEntry] {
         let all = try entries(of: corpus, allowOutsidePaths: allowOutsidePaths)
         guard let split = corpus.split else { return all }
         let chosen = all.filter { $0.split == nil || $0.split == split }
         guard !chosen.isEmpty else {
-            let counts = Dictionary(grouping: all.compactMap(\.split), by: { $0 }).mapValues(\.count)
-            let have = counts.keys.sorted().map { "\($0): \(counts[$0]!)" }.joined(separator: ", ")
-            throw RunnerError.corpus(
-                "corpus \(corpus.name): no utterance of \(corpus.manifest.path) is in split '\(split)' (the "
-                    + "manifest has \(have)); choose one of those splits")
+            throw RunnerError.emptySplit(
+                corpus: corpus.name, manifest: corpus.manifest.path, split: split,
+                available: Dictionary(grouping: all.compactMap(\.split), by: { $0 }).mapValues(\.count))
         }
         return chosen
     }
@@ -213,7 +208,7 @@ public struct Suite: Sendable, Equatable {
         } catch let error as YamlError {
             throw RunnerError.invalidSuite(path: url.path, line: nil, message: "malformed YAML: \(error)")
         }
-        guard let node, let root = node.mapping else {
+        guard let node, node.mapping != nil else {
             throw RunnerError.invalidSuite(path: url.path, line: 1, message: "expected a mapping at the top level")
         }
         do {
@@ -221,234 +216,14 @@ public struct Suite: Sendable, Equatable {
         } catch {
             throw RunnerError.invalidSuite(path: url.path, line: error.line, message: error.description)
         }
-        let folder = url.deletingLastPathComponent()
-        func fail(_ node: Node?, _ message: String) -> RunnerError {
-            .invalidSuite(path: url.path, line: node.flatMap { $0.mark.map { $0.line } }, message: message)
-        }
-        func string(_ mapping: Node.Mapping, _ key: String, required: Bool = true) throws -> String? {
-            guard let value = mapping[key] else {
-                if required { throw fail(Node.mapping(mapping), "missing key '\(key)'") }
-                return nil
-            }
-            guard let scalar = value.scalar?.string else { throw fail(value, "'\(key)' must be a string") }
-            return scalar
-        }
-        func flag(_ mapping: Node.Mapping, _ key: String) throws -> Bool? {
-            guard let text = try string(mapping, key, required: false) else { return nil }
-            guard let value = Bool(text) else { throw fail(mapping[key], "'\(key)' must be true or false") }
-            return value
-        }
-        func path(_ text: String) -> URL {
-            text.hasPrefix("/") ? URL(fileURLWithPath: text) : folder.appendingPathComponent(text).standardizedFileURL
-        }
-
-        /// A folder, or a list of folders, under `key`.
-        func folders(_ mapping: Node.Mapping, _ key: String) throws -> [URL] {
-            guard let value = mapping[key] else { return [] }
-            if let text = value.scalar?.string { return [path(text)] }
-            guard let list = value.sequence else { throw fail(value, "'\(key)' must be a folder or a list of folders") }
-            return try list.map { node in
-                guard let text = node.scalar?.string else { throw fail(node, "'\(key)' must list folders") }
-                return path(text)
-            }
-        }
-
-        /// The items of a list under `key`: none when the key is absent, an error when it is there but
-        /// is not a list (a `variants:` with nothing after it is a slip more often than a wish; `[]` says
-        /// "none" on purpose), or when it is empty and `allowEmpty` is off.
-        func list(_ key: String, _ what: String, allowEmpty: Bool = true) throws -> [Node] {
-            guard let value = root[key] else { return [] }
-            guard let items = value.sequence else {
-                throw fail(value, "'\(key)' must be a list of \(what)" + (allowEmpty ? " (write [] for none)" : ""))
-            }
-            if items.isEmpty && !allowEmpty {
-                throw fail(value, "'\(key)' lists no \(what); list at least one, or remove the key")
-            }
-            return Array(items)
-        }
-
-        var corpora: [Corpus] = []
-        for item in try list("corpora", "corpora", allowEmpty: false) {
-            guard let mapping = item.mapping else { throw fail(item, "each corpus is a mapping") }
-            let roleText = try string(mapping, "role", required: false) ?? "domain"
-            let role: CorpusRole
-            switch roleText {
-            case "domain": role = .domain
-            case "anti-context", "antiContext", "anticontext": role = .antiContext
-            default: throw fail(mapping["role"], "role must be domain or anti-context, not '\(roleText)'")
-            }
-            corpora.append(
-                Corpus(
-                    name: try string(mapping, "name")!, manifest: path(try string(mapping, "manifest")!), role: role,
-                    split: try string(mapping, "split", required: false),
-                    texts: try string(mapping, "texts", required: false).map(path),
-                    audioFolder: try string(mapping, "audio", required: false).map(path),
-                    allowedOutsideFolders: try folders(mapping, "allow-outside-paths")))
-        }
-        if corpora.isEmpty { throw fail(root["corpora"] ?? Node.mapping(root), "the suite lists no corpora") }
-        let names = Set(corpora.map(\.name))
-        if names.count != corpora.count { throw fail(root["corpora"], "corpus names must be unique") }
-
-        /// A `corpora:` list of an entry, each name checked; nil when the entry has none.
-        func corpusNames(_ list: Node?) throws -> [String]? {
-            guard let list else { return nil }
-            return try (list.sequence ?? []).map { node in
-                guard let name = node.scalar?.string, names.contains(name) else {
-                    throw fail(node, "unknown corpus '\(node.scalar?.string ?? "?")' (have: \(names.sorted()))")
-                }
-                return name
-            }
-        }
-
-        var variants: [Variant] = []
-        for item in try list("variants", "variants") {
-            guard let mapping = item.mapping else { throw fail(item, "each variant is a mapping") }
-            let weightText = try string(mapping, "weight", required: false) ?? "0.5"
-            guard let weight = Double(weightText) else { throw fail(mapping["weight"], "weight must be a number") }
-            let applies = try corpusNames(mapping["corpora"])
-            var backgroundMass: Double?
-            if let text = try string(mapping, "backgroundMass", required: false) {
-                guard let value = Double(text) else {
-                    throw fail(mapping["backgroundMass"], "backgroundMass must be a number")
-                }
-                backgroundMass = value
-            }
-            var mix: LanguageModelMix?
-            if let text = try string(mapping, "mix", required: false) {
-                guard let value = LanguageModelMix(rawValue: text) else {
-                    throw fail(mapping["mix"], "mix must be set or merged, not '\(text)'")
-                }
-                mix = value
-            }
-            var boundaryShare: Double?
-            if let text = try string(mapping, "boundaryShare", required: false) {
-                guard let value = Double(text) else {
-                    throw fail(mapping["boundaryShare"], "boundaryShare must be a number")
-                }
-                boundaryShare = value
-            }
-            var phrases: PhraseFraming?
-            if let text = try string(mapping, "phrases", required: false) {
-                guard let value = PhraseFraming(rawValue: text) else {
-                    throw fail(mapping["phrases"], "phrases must be fragments or sentences, not '\(text)'")
-                }
-                phrases = value
-            }
-            var interpolation: MergeOptions.Interpolation?
-            if let text = try string(mapping, "interpolation", required: false) {
-                guard let value = MergeOptions.Interpolation(rawValue: text) else {
-                    throw fail(mapping["interpolation"], "interpolation must be history or constant, not '\(text)'")
-                }
-                interpolation = value
-            }
-            var variant = Variant(
-                name: try string(mapping, "name")!, training: path(try string(mapping, "training")!),
-                weight: weight, corpora: applies, backgroundMass: backgroundMass,
-                compounds: try flag(mapping, "compounds"), mix: mix, boundaryShare: boundaryShare)
-            variant.interpolation = interpolation
-            variant.phrases = phrases
-            do {
-                try variant.requestedOptions.validate()
-            } catch {
-                throw fail(mapping[error.setting] ?? item, error.description)
-            }
-            variants.append(variant)
-        }
-        if Set(variants.map(\.name)).count != variants.count {
-            throw fail(root["variants"], "variant names must be unique")
-        }
-
-        var modes: [SystemMode] = [.baseline, .customized, .oracle]
-        if root["modes"] != nil {
-            modes = try list("modes", "modes (baseline, customized, oracle)", allowEmpty: false).map { node in
-                guard let mode = node.scalar.flatMap({ SystemMode(rawValue: $0.string) }) else {
-                    throw fail(node, "modes are baseline, customized and oracle")
-                }
-                return mode
-            }
-        }
-        var recognizers: [ExternalRecognizer] = []
-        for item in try list("recognizers", "recognizers") {
-            guard let mapping = item.mapping else { throw fail(item, "each recognizer is a mapping") }
-            let name = try string(mapping, "name")!
-            if name == "pocketsphinx" || recognizers.contains(where: { $0.name == name }) {
-                throw fail(mapping["name"], "recognizer name '\(name)' is taken")
-            }
-            let command: [String]
-            switch mapping["command"] {
-            case .some(let node) where node.sequence != nil:
-                command = try node.sequence!.map { argument in
-                    guard let text = argument.scalar?.string else { throw fail(argument, "arguments are strings") }
-                    return text
-                }
-            case .some(let node) where node.scalar != nil:
-                command = node.scalar!.string.split(whereSeparator: \.isWhitespace).map(String.init)
-            default: throw fail(Node.mapping(mapping), "missing key 'command' (a list of arguments with {audio})")
-            }
-            guard let onDeviceText = try string(mapping, "onDevice"), let onDevice = Bool(onDeviceText) else {
-                throw fail(mapping["onDevice"], "onDevice must be true or false")
-            }
-            var timeout = 120.0
-            if let text = try string(mapping, "timeout", required: false) {
-                guard let value = Double(text), value > 0 else { throw fail(mapping["timeout"], "timeout is seconds") }
-                timeout = value
-            }
-            let applies = try corpusNames(mapping["corpora"])
-            var program = command.first ?? ""
-            if program.contains("/") && !program.hasPrefix("/") { program = path(program).path }
-            let recognizer = ExternalRecognizer(
-                name: name, command: command.isEmpty ? [] : [program] + command.dropFirst(), onDevice: onDevice,
-                timeoutSeconds: timeout, corpora: applies)
-            if let problem = recognizer.problem { throw fail(mapping["command"], problem) }
-            recognizers.append(recognizer)
-        }
-        var streaming = Streaming(utterances: 10, chunkMilliseconds: 100)
-        if let value = root["streaming"] {
-            guard let mapping = value.mapping else {
-                throw fail(value, "'streaming' must be a mapping with utterances and chunkMilliseconds")
-            }
-            if let count = try string(mapping, "utterances", required: false) {
-                guard let value = Int(count), value >= 0 else { throw fail(mapping["utterances"], "a whole number") }
-                streaming.utterances = value
-            }
-            if let chunk = try string(mapping, "chunkMilliseconds", required: false) {
-                guard let value = Int(chunk), value > 0 else { throw fail(mapping["chunkMilliseconds"], "a number") }
-                streaming.chunkMilliseconds = value
-            }
-        }
-        var decoder = DecoderSettings.standard
-        if let value = root["decoder"] {
-            guard let mapping = value.mapping else {
-                throw fail(
-                    value,
-                    "'decoder' must be a mapping of engine settings ("
-                        + DecoderSettings.settings.map(\.name).joined(separator: ", ") + ")")
-            }
-            for (key, node) in mapping {
-                let name = key.scalar?.string ?? ""
-                guard let text = node.scalar?.string else { throw fail(node, "decoder setting '\(name)' is one value") }
-                do {
-                    try decoder.set(name, to: text)
-                } catch {
-                    throw fail(node, error.message)
-                }
-            }
-        }
-        var cacheInOutput = false
-        switch try string(root, "cache", required: false) {
-        case nil, "user": break
-        case "output": cacheInOutput = true
-        case let other?: throw fail(root["cache"], "cache must be output or user, not '\(other)'")
+        let file: SuiteFile
+        do {
+            file = try YAMLDecoder().decode(SuiteFile.self, from: node)
+        } catch {
+            throw RunnerError.invalidSuite(path: url.path, line: node.mark?.line, message: "\(error)")
         }
         let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
-        var suite = Suite(
-            name: try string(root, "name", required: false) ?? url.deletingPathExtension().lastPathComponent,
-            file: url, corpora: corpora, variants: variants, modes: modes, recognizers: recognizers,
-            streaming: streaming, contentHash: digest)
-        suite.cacheInOutput = cacheInOutput
-        suite.decoder = decoder
-        suite.declaredSplits = corpora.compactMap(\.split)
-        return suite
+        return try SuiteReader(url: url, rootLine: node.mark?.line).suite(file, contentHash: digest)
     }
 
     /// The variants evaluated on a corpus: those naming it (or naming none) for a domain corpus, all
@@ -458,23 +233,56 @@ public struct Suite: Sendable, Equatable {
     }
 }
 
-/// Why a run could not start or finish.
+/// Why a run (or a sweep) could not start or finish: one case per kind of failure, with what it needs to say so.
 public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The suite file cannot be used; `line` is where, when known.
     case invalidSuite(path: String, line: Int?, message: String)
-    case corpus(String)
-    /// A cache entry that could not be removed.
-    case cache(String)
-    case worker(String)
-    case shard(String)
+    /// A corpus's manifest lists no utterance.
+    case emptyManifest(corpus: String, manifest: String)
+    /// A manifest entry names a split the suite does not know.
+    case unknownSplit(corpus: String, manifest: String, utterance: String, split: String, known: [String])
+    /// The corpus's split matches no entry of its manifest; `available` counts the entries of each split it has.
+    case emptySplit(corpus: String, manifest: String, split: String, available: [String: Int])
+    /// A sweep's corpus has no entry in the split it tunes or judges on.
+    case missingSplit(corpus: String, split: String)
+    /// A swept variant applies to no domain corpus.
+    case nothingToTune(variant: String)
+    /// The tuning corpus's dev split says none of the variant's boosted words, so B-WER has no data.
+    case noBoostedReference(corpus: String, variant: String)
+    /// The scaling curve asked for more distractor words than there are.
+    case tooFewDistractors(available: Int, asked: Int)
+    /// A model cache entry could not be removed.
+    case cacheEntry(name: String, folder: String, reason: String)
+    /// The plan holds nothing to decode: an empty shard (`shard`), or a suite where no system applies.
+    case nothingToDecode(shard: Shard?, utterances: Int)
 
     public var description: String {
         switch self {
         case .invalidSuite(let path, let line, let message):
             "\(path)\(line.map { ":\($0)" } ?? ""): error: \(message)"
-        case .corpus(let message): message
-        case .cache(let message): message
-        case .worker(let message): "decoder worker: \(message)"
-        case .shard(let message): message
+        case .emptyManifest(let corpus, let manifest):
+            "corpus \(corpus): \(manifest) lists no utterance; a corpus needs at least one"
+        case .unknownSplit(let corpus, let manifest, let utterance, let split, let known):
+            "corpus \(corpus): utterance \(utterance) in \(manifest) has split '\(split)', which this suite does not "
+                + "know (known: \(known.sorted().joined(separator: ", "))); fix the entry's split, or name the split on "
+                + "a corpus of the suite"
+        case .emptySplit(let corpus, let manifest, let split, let available):
+            "corpus \(corpus): no utterance of \(manifest) is in split '\(split)' (the manifest has "
+                + available.keys.sorted().map { "\($0): \(available[$0]!)" }.joined(separator: ", ")
+                + "); choose one of those splits"
+        case .missingSplit(let corpus, let split):
+            "\(corpus) has no \(split) split to tune on (mark entries with \"split\")"
+        case .nothingToTune(let variant): "variant \(variant) has no domain corpus to tune on"
+        case .noBoostedReference(let corpus, let variant):
+            "\(corpus) dev has no reference word among \(variant)'s boosted words, so B-WER has no data to tune on; "
+                + "tune on a corpus that says the variant's terms"
+        case .tooFewDistractors(let available, let asked):
+            "only \(available) distractor words are available, \(asked) were asked for"
+        case .cacheEntry(let name, let folder, let reason):
+            "cannot remove the cache entry \(name) of \(folder): \(reason)"
+        case .nothingToDecode(let shard?, let utterances):
+            "shard \(shard.index)/\(shard.count) holds no utterance of this suite's \(utterances); run with fewer shards"
+        case .nothingToDecode(nil, _): "the suite has nothing to decode: no system applies to any corpus"
         }
     }
 }

@@ -38,7 +38,7 @@ public struct ScalingCurve: Sendable {
         }
         let chosen = candidates.map { (rank($0), $0) }.sorted { $0 < $1 }.prefix(count).map(\.1)
         guard chosen.count == count else {
-            throw RunnerError.corpus("only \(chosen.count) distractor words are available, \(count) were asked for")
+            throw RunnerError.tooFewDistractors(available: chosen.count, asked: count)
         }
         return chosen
     }

@@ -261,7 +261,7 @@ public final class Sweep {
         guard
             let domain = suite.corpora.first(where: { $0.role == .domain && suite.variants(for: $0).contains(variant) })
         else {
-            throw RunnerError.corpus("variant \(variant.name) has no domain corpus to tune on")
+            throw RunnerError.nothingToTune(variant: variant.name)
         }
         let anti = suite.corpora.filter { $0.role == .antiContext }
         let mix = variant.prepareOptions.mix
@@ -282,9 +282,7 @@ public final class Sweep {
         // would tie at a made-up 0%.
         guard score(dev.domain, dev.domain.map(\.text), boosted: target.boosted).boosted?.boostedWordErrorRate != nil
         else {
-            throw RunnerError.corpus(
-                "\(domain.name) dev has no reference word among \(variant.name)'s boosted words, so B-WER has no data "
-                    + "to tune on; tune on a corpus that says the variant's terms")
+            throw RunnerError.noBoostedReference(corpus: domain.name, variant: variant.name)
         }
         return target
     }
@@ -464,7 +462,7 @@ public final class Sweep {
             let all = try suite.entries(of: corpus, allowOutsidePaths: options.allowOutsidePaths)
             let chosen = all.filter { $0.split == name }
             if chosen.isEmpty && strict {
-                throw RunnerError.corpus("\(corpus.name) has no \(name) split to tune on (mark entries with \"split\")")
+                throw RunnerError.missingSplit(corpus: corpus.name, split: name)
             }
             return chosen.isEmpty ? all : chosen
         }

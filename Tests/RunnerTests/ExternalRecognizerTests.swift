@@ -65,6 +65,9 @@ struct ExternalRecognizerTests {
         #expect(failures["cards-001"]?.contains("no answer within 1 s") == true)
         #expect(failures.values.allSatisfy { $0.contains("flaky") })
         #expect(flaky.failures.failed == 3)
+        let kinds = Dictionary(uniqueKeysWithValues: flaky.utterances.map { ($0.id, $0.failureKind) })
+        #expect(kinds["librivox-0880"] == .recognizerOutput && kinds["librivox-0930"] == .recognizerOutput)
+        #expect(kinds["cards-001"] == .timeout)
         // Everything else was decoded as usual.
         #expect(results.system(corpus: "general", mode: .baseline)?.failures.failed == 0)
         let info = try #require(results.run.externalRecognizers?.first)

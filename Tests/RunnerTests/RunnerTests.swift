@@ -110,7 +110,7 @@ struct RunnerTests {
         let results = try suite.run(crashOnce: ["chess-1-rms"])
         let record = try #require(
             results.system(corpus: "chess", mode: .baseline)?.utterances.first { $0.id == "chess-1-rms" })
-        #expect(record.crashed && record.retries == 1 && record.failure == nil)
+        #expect(record.crashed && record.retries == 1 && record.failure == nil && record.failureKind == nil)
         #expect(!record.hypothesis.isEmpty)
     }
 
@@ -121,6 +121,7 @@ struct RunnerTests {
         let chess = try #require(results.system(corpus: "chess", mode: .baseline))
         let broken = try #require(chess.utterances.first { $0.id == "broken" })
         #expect(broken.failure?.contains("broken.wav") == true)
+        #expect(broken.failureKind == .audio && broken.labelledFailure?.hasPrefix("audio: ") == true)
         #expect(chess.utterances.filter { $0.failure == nil }.count == 8)
         #expect(chess.failures.failed == 1)
         let check = try #require(results.checks.first { $0.kind == .failures })

@@ -80,7 +80,7 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
         case .timedOut:
             throw ExternalRecognizerError(
                 recognizer: name, audio: audio.path,
-                reason: String(format: "no answer within %.0f s (killed)", timeoutSeconds))
+                reason: String(format: "no answer within %.0f s (killed)", timeoutSeconds), timedOut: true)
         case .exited(0): how = ""
         case .exited(let status): how = "exited with status \(status)"
         case .signalled(let signal): how = "was killed by signal \(signal)"
@@ -149,6 +149,8 @@ public struct ExternalRecognizerError: Error, Sendable, Equatable, CustomStringC
     public var recognizer: String
     public var audio: String
     public var reason: String
+    /// The recognizer gave no answer within its timeout and was killed.
+    public var timedOut = false
 
     public var description: String { "external recognizer \(recognizer) on \(audio): \(reason)" }
 }

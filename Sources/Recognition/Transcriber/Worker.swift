@@ -79,6 +79,8 @@ public struct WorkResponse: Codable, Sendable, Equatable {
     /// How long the streaming pass took (nil when the request was not streamed).
     public var streamingSeconds: Double?
     public var failure: String?
+    /// What kind of failure ``failure`` is (nil in journals of a Gambit that did not record it).
+    public var failureKind: FailureKind?
     /// How long the worker took to load this request's model (the first time it used it; later requests with
     /// the same model repeat the figure, see ``loadedModel``).
     public var modelLoadSeconds: Double
@@ -200,6 +202,7 @@ final class RequestDecoder {
                 response.decodeSeconds = output.seconds
             } catch {
                 response.failure = "\(error)"
+                response.failureKind = Self.kind(of: error)
             }
             response.peakResidentMegabytes = peakResidentMegabytes(of: RUSAGE_CHILDREN)
             return response
@@ -242,9 +245,20 @@ final class RequestDecoder {
             }
         } catch {
             response.failure = "\(error)"
+            response.failureKind = Self.kind(of: error)
         }
         response.peakResidentMegabytes = peakResidentMegabytes()
         return response
+    }
+
+    /// The kind of a failure the worker caught: the audio, the engine, or an external recognizer's answer.
+    static func kind(of error: any Error) -> FailureKind {
+        switch error {
+        case is AudioError: .audio
+        case RecognitionFailure.audio: .audio
+        case let external as ExternalRecognizerError: external.timedOut ? .timeout : .recognizerOutput
+        default: .engine
+        }
     }
 
     /// Feeds the clip in chunks as fast as the decoder takes them and replays the clock as if the

@@ -105,10 +105,12 @@ final class WorkerPool: Sendable {
     }
 
     private static func failed(_ request: WorkRequest, _ message: String) -> WorkResponse {
-        WorkResponse(
+        var response = WorkResponse(
             key: request.key, hypothesis: "", words: [], decodeSeconds: 0, audioSeconds: 0,
             customization: request.configuration == nil ? .notRequested : .ignored, appliedFingerprint: nil,
             latency: nil, failure: message, modelLoadSeconds: 0, peakResidentMegabytes: 0, retries: 0, crashed: true)
+        response.failureKind = .crash
+        return response
     }
 
     /// `unshare -n gambit worker` when a network namespace can be made here, else `gambit worker`; with how that

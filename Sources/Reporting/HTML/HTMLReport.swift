@@ -561,7 +561,8 @@ public struct HTMLReport: Sendable {
                         "\(e(Format.systemName(system)))</span><span class=\"wer\">\(Format.percent(row.wordErrorRate, digits: 0))</span>"
                     out += "<span class=\"words\">"
                     if let failure = row.failure {
-                        out += "<span class=\"failed-note\">decode failed: \(e(failure))</span> "
+                        let kind = row.failureKind.map { " (\($0.label))" } ?? ""
+                        out += "<span class=\"failed-note\">decode failed\(kind): \(e(failure))</span> "
                     }
                     out += row.alignment.map { token($0, boosted: marked) }.joined(separator: " ")
                     out += "</span></div>"

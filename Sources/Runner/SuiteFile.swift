@@ -1,0 +1,110 @@
+import Yams
+
+/// A value of a user's YAML file with the line it is on, decoded leniently: ``value`` is nil when the node is not a
+/// `Value` (a list where a name belongs, a mapping where a list does), so the loader can say what was expected, on
+/// that line, in its own words.
+struct Lined<Value: Decodable>: Decodable {
+    var value: Value?
+    var line: Int?
+
+    init(from decoder: any Decoder) throws {
+        line = decoder.mark?.line
+        value = try? Value(from: decoder)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A key that is there is decoded even when its value is empty or `~` (as the text the file wrote), so that
+    /// only an absent key means "not given".
+    func decodeIfPresent<Value>(_ type: Lined<Value>.Type, forKey key: Key) throws -> Lined<Value>? {
+        contains(key) ? try decode(type, forKey: key) : nil
+    }
+}
+
+/// One text, or a list of texts each with its line: a recognizer's command, a corpus's allowed folders.
+enum TextOrList: Decodable {
+    case text(String)
+    case list([Lined<String>])
+
+    init(from decoder: any Decoder) throws {
+        if let text = try? String(from: decoder) {
+            self = .text(text)
+        } else {
+            self = .list(try [Lined<String>](from: decoder))
+        }
+    }
+}
+
+/// A mapping whose keys the user chooses, in the order written (the `decoder:` settings).
+struct OrderedEntries: Decodable {
+    var entries: [(key: String, value: Lined<String>)] = []
+
+    private struct Name: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Name.self)
+        for key in container.allKeys {
+            entries.append((key.stringValue, try container.decode(Lined.self, forKey: key)))
+        }
+    }
+}
+
+/// A suite file as written: every key with its line, nothing checked yet but the shape ``Suite/schema`` allows.
+/// ``Suite/load(_:)`` decodes it (Yams) and turns it into a ``Suite``, refusing what it cannot use on the line
+/// where it is.
+struct SuiteFile: Decodable {
+    var name: Lined<String>?
+    var corpora: Lined<[Lined<CorpusFields>]>?
+    var variants: Lined<[Lined<VariantFields>]>?
+    var modes: Lined<[Lined<String>]>?
+    var recognizers: Lined<[Lined<RecognizerFields>]>?
+    var streaming: Lined<StreamingFields>?
+    var decoder: Lined<OrderedEntries>?
+    var cache: Lined<String>?
+
+    struct CorpusFields: Decodable {
+        var name: Lined<String>?
+        var manifest: Lined<String>?
+        var role: Lined<String>?
+        var split: Lined<String>?
+        var texts: Lined<String>?
+        var audio: Lined<String>?
+        var allowOutsidePaths: Lined<TextOrList>?
+
+        enum CodingKeys: String, CodingKey {
+            case name, manifest, role, split, texts, audio
+            case allowOutsidePaths = "allow-outside-paths"
+        }
+    }
+
+    struct VariantFields: Decodable {
+        var name: Lined<String>?
+        var training: Lined<String>?
+        var weight: Lined<String>?
+        var corpora: Lined<[Lined<String>]>?
+        var backgroundMass: Lined<String>?
+        var compounds: Lined<String>?
+        var mix: Lined<String>?
+        var phrases: Lined<String>?
+        var boundaryShare: Lined<String>?
+        var interpolation: Lined<String>?
+    }
+
+    struct RecognizerFields: Decodable {
+        var name: Lined<String>?
+        var command: Lined<TextOrList>?
+        var onDevice: Lined<String>?
+        var timeout: Lined<String>?
+        var corpora: Lined<[Lined<String>]>?
+    }
+
+    struct StreamingFields: Decodable {
+        var utterances: Lined<String>?
+        var chunkMilliseconds: Lined<String>?
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import LanguageModel
+import NGram
+import Recognition
+import Results
+
+/// Turns a decoded ``SuiteFile`` into a ``Suite``, refusing what it cannot use with the line where it is written:
+/// a missing key on its entry's line, a bad value on its own.
+struct SuiteReader {
+    let url: URL
+    /// The line of the top-level mapping.
+    let rootLine: Int?
+
+    var folder: URL { url.deletingLastPathComponent() }
+
+    func suite(_ file: SuiteFile, contentHash: String) throws -> Suite {
+        let corpora = try corpora(file)
+        let names = Set(corpora.map(\.name))
+        var variants: [Suite.Variant] = []
+        for item in try list(file.variants, "variants", "variants") {
+            variants.append(try variant(item, names: names))
+        }
+        if Set(variants.map(\.name)).count != variants.count {
+            throw fail(file.variants?.line, "variant names must be unique")
+        }
+        var modes: [SystemMode] = [.baseline, .customized, .oracle]
+        if file.modes != nil {
+            modes = try list(file.modes, "modes", "modes (baseline, customized, oracle)", allowEmpty: false).map {
+                guard let mode = $0.value.flatMap(SystemMode.init(rawValue:)) else {
+                    throw fail($0.line, "modes are baseline, customized and oracle")
+                }
+                return mode
+            }
+        }
+        var recognizers: [ExternalRecognizer] = []
+        for item in try list(file.recognizers, "recognizers", "recognizers") {
+            recognizers.append(try recognizer(item, names: names, taken: recognizers.map(\.name)))
+        }
+        var suite = Suite(
+            name: try string(file.name, "name", in: rootLine, required: false)
+                ?? url.deletingPathExtension().lastPathComponent,
+            file: url, corpora: corpora, variants: variants, modes: modes, recognizers: recognizers,
+            streaming: try streaming(file.streaming), contentHash: contentHash)
+        switch try string(file.cache, "cache", in: rootLine, required: false) {
+        case nil, "user": break
+        case "output": suite.cacheInOutput = true
+        case let other?: throw fail(file.cache?.line, "cache must be output or user, not '\(other)'")
+        }
+        suite.decoder = try decoder(file.decoder)
+        suite.declaredSplits = corpora.compactMap(\.split)
+        return suite
+    }
+
+    // MARK: Entries
+
+    func corpora(_ file: SuiteFile) throws -> [Suite.Corpus] {
+        var corpora: [Suite.Corpus] = []
+        for item in try list(file.corpora, "corpora", "corpora", allowEmpty: false) {
+            guard let fields = item.value else { throw fail(item.line, "each corpus is a mapping") }
+            let roleText = try string(fields.role, "role", in: item.line, required: false) ?? "domain"
+            let role: CorpusRole
+            switch roleText {
+            case "domain": role = .domain
+            case "anti-context", "antiContext", "anticontext": role = .antiContext
+            default: throw fail(fields.role?.line, "role must be domain or anti-context, not '\(roleText)'")
+            }
+            corpora.append(
+                Suite.Corpus(
+                    name: try string(fields.name, "name", in: item.line)!,
+                    manifest: path(try string(fields.manifest, "manifest", in: item.line)!), role: role,
+                    split: try string(fields.split, "split", in: item.line, required: false),
+                    texts: try string(fields.texts, "texts", in: item.line, required: false).map(path),
+                    audioFolder: try string(fields.audio, "audio", in: item.line, required: false).map(path),
+                    allowedOutsideFolders: try folders(fields.allowOutsidePaths, "allow-outside-paths")))
+        }
+        if corpora.isEmpty { throw fail(file.corpora?.line ?? rootLine, "the suite lists no corpora") }
+        if Set(corpora.map(\.name)).count != corpora.count {
+            throw fail(file.corpora?.line, "corpus names must be unique")
+        }
+        return corpora
+    }
+
+    func variant(_ item: Lined<SuiteFile.VariantFields>, names: Set<String>) throws -> Suite.Variant {
+        guard let fields = item.value else { throw fail(item.line, "each variant is a mapping") }
+        func parsed<T>(_ field: Lined<String>?, _ key: String, _ message: String, _ parse: (String) -> T?) throws -> T?
+        {
+            guard let text = try string(field, key, in: item.line, required: false) else { return nil }
+            guard let value = parse(text) else { throw fail(field?.line, message) }
+            return value
+        }
+        let weight = try parsed(fields.weight, "weight", "weight must be a number") { Double($0) } ?? 0.5
+        var variant = Suite.Variant(
+            name: try string(fields.name, "name", in: item.line)!,
+            training: path(try string(fields.training, "training", in: item.line)!), weight: weight,
+            corpora: try corpusNames(fields.corpora, names),
+            backgroundMass: try parsed(fields.backgroundMass, "backgroundMass", "backgroundMass must be a number") {
+                Double($0)
+            },
+            compounds: try parsed(fields.compounds, "compounds", "'compounds' must be true or false") { Bool($0) },
+            mix: try parsed(fields.mix, "mix", "mix must be set or merged, not '\(fields.mix?.value ?? "")'") {
+                LanguageModelMix(rawValue: $0)
+            },
+            boundaryShare: try parsed(fields.boundaryShare, "boundaryShare", "boundaryShare must be a number") {
+                Double($0)
+            })
+        variant.phrases = try parsed(
+            fields.phrases, "phrases", "phrases must be fragments or sentences, not '\(fields.phrases?.value ?? "")'"
+        ) { PhraseFraming(rawValue: $0) }
+        variant.interpolation = try parsed(
+            fields.interpolation, "interpolation",
+            "interpolation must be history or constant, not '\(fields.interpolation?.value ?? "")'"
+        ) { MergeOptions.Interpolation(rawValue: $0) }
+        do {
+            try variant.requestedOptions.validate()
+        } catch {
+            throw fail(Self.line(of: error.setting, in: fields) ?? item.line, error.description)
+        }
+        return variant
+    }
+
+    /// The line of a variant's key named by a prepare option's validation error.
+    static func line(of setting: String, in fields: SuiteFile.VariantFields) -> Int? {
+        switch setting {
+        case "weight": fields.weight?.line
+        case "backgroundMass": fields.backgroundMass?.line
+        case "compounds": fields.compounds?.line
+        case "mix": fields.mix?.line
+        case "phrases": fields.phrases?.line
+        case "boundaryShare": fields.boundaryShare?.line
+        case "interpolation": fields.interpolation?.line
+        default: nil
+        }
+    }
+
+    func recognizer(_ item: Lined<SuiteFile.RecognizerFields>, names: Set<String>, taken: [String]) throws
+        -> ExternalRecognizer
+    {
+        guard let fields = item.value else { throw fail(item.line, "each recognizer is a mapping") }
+        let name = try string(fields.name, "name", in: item.line)!
+        if name == "pocketsphinx" || taken.contains(name) {
+            throw fail(fields.name?.line, "recognizer name '\(name)' is taken")
+        }
+        let command: [String]
+        switch fields.command?.value {
+        case .list(let arguments)?:
+            command = try arguments.map { argument in
+                guard let text = argument.value else { throw fail(argument.line, "arguments are strings") }
+                return text
+            }
+        case .text(let text)?:
+            command = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        case nil:
+            throw fail(fields.command?.line ?? item.line, "missing key 'command' (a list of arguments with {audio})")
+        }
+        guard let onDeviceText = try string(fields.onDevice, "onDevice", in: item.line),
+            let onDevice = Bool(onDeviceText)
+        else {
+            throw fail(fields.onDevice?.line, "onDevice must be true or false")
+        }
+        var timeout = 120.0
+        if let text = try string(fields.timeout, "timeout", in: item.line, required: false) {
+            guard let value = Double(text), value > 0 else { throw fail(fields.timeout?.line, "timeout is seconds") }
+            timeout = value
+        }
+        var program = command.first ?? ""
+        if program.contains("/") && !program.hasPrefix("/") { program = path(program).path }
+        let recognizer = ExternalRecognizer(
+            name: name, command: command.isEmpty ? [] : [program] + command.dropFirst(), onDevice: onDevice,
+            timeoutSeconds: timeout, corpora: try corpusNames(fields.corpora, names))
+        if let problem = recognizer.problem { throw fail(fields.command?.line, problem) }
+        return recognizer
+    }
+
+    func streaming(_ field: Lined<SuiteFile.StreamingFields>?) throws -> Suite.Streaming {
+        var streaming = Suite.Streaming(utterances: 10, chunkMilliseconds: 100)
+        guard let field else { return streaming }
+        guard let fields = field.value else {
+            throw fail(field.line, "'streaming' must be a mapping with utterances and chunkMilliseconds")
+        }
+        if let count = try string(fields.utterances, "utterances", in: field.line, required: false) {
+            guard let value = Int(count), value >= 0 else { throw fail(fields.utterances?.line, "a whole number") }
+            streaming.utterances = value
+        }
+        if let chunk = try string(fields.chunkMilliseconds, "chunkMilliseconds", in: field.line, required: false) {
+            guard let value = Int(chunk), value > 0 else { throw fail(fields.chunkMilliseconds?.line, "a number") }
+            streaming.chunkMilliseconds = value
+        }
+        return streaming
+    }
+
+    func decoder(_ field: Lined<OrderedEntries>?) throws -> DecoderSettings {
+        var decoder = DecoderSettings.standard
+        guard let field else { return decoder }
+        guard let settings = field.value else {
+            throw fail(
+                field.line,
+                "'decoder' must be a mapping of engine settings ("
+                    + DecoderSettings.settings.map(\.name).joined(separator: ", ") + ")")
+        }
+        for (name, value) in settings.entries {
+            guard let text = value.value else { throw fail(value.line, "decoder setting '\(name)' is one value") }
+            do {
+                try decoder.set(name, to: text)
+            } catch {
+                throw fail(value.line, error.message)
+            }
+        }
+        return decoder
+    }
+
+    // MARK: Values
+
+    func fail(_ line: Int?, _ message: String) -> RunnerError {
+        .invalidSuite(path: url.path, line: line, message: message)
+    }
+
+    /// The text of `field`; a missing required key is reported on its entry's line (`owner`).
+    func string(_ field: Lined<String>?, _ key: String, in owner: Int?, required: Bool = true) throws -> String? {
+        guard let field else {
+            if required { throw fail(owner, "missing key '\(key)'") }
+            return nil
+        }
+        guard let text = field.value else { throw fail(field.line, "'\(key)' must be a string") }
+        return text
+    }
+
+    func path(_ text: String) -> URL {
+        text.hasPrefix("/") ? URL(fileURLWithPath: text) : folder.appendingPathComponent(text).standardizedFileURL
+    }
+
+    /// A folder, or a list of folders.
+    func folders(_ field: Lined<TextOrList>?, _ key: String) throws -> [URL] {
+        guard let field else { return [] }
+        switch field.value {
+        case .text(let text)?: return [path(text)]
+        case .list(let items)?:
+            return try items.map { item in
+                guard let text = item.value else { throw fail(item.line, "'\(key)' must list folders") }
+                return path(text)
+            }
+        case nil: throw fail(field.line, "'\(key)' must be a folder or a list of folders")
+        }
+    }
+
+    /// The items of a list: none when the key is absent, an error when it is there but is not a list (a
+    /// `variants:` with nothing after it is a slip more often than a wish; `[]` says "none" on purpose), or when it
+    /// is empty and `allowEmpty` is off.
+    func list<Item>(_ field: Lined<[Item]>?, _ key: String, _ what: String, allowEmpty: Bool = true) throws -> [Item] {
+        guard let field else { return [] }
+        guard let items = field.value else {
+            throw fail(field.line, "'\(key)' must be a list of \(what)" + (allowEmpty ? " (write [] for none)" : ""))
+        }
+        if items.isEmpty && !allowEmpty {
+            throw fail(field.line, "'\(key)' lists no \(what); list at least one, or remove the key")
+        }
+        return items
+    }
+
+    /// A `corpora:` list of an entry, each name checked; nil when the entry has none.
+    func corpusNames(_ field: Lined<[Lined<String>]>?, _ names: Set<String>) throws -> [String]? {
+        guard let field else { return nil }
+        guard let items = field.value else { throw fail(field.line, "'corpora' must be a list of corpus names") }
+        return try items.map { item in
+            guard let name = item.value, names.contains(name) else {
+                throw fail(item.line, "unknown corpus '\(item.value ?? "?")' (have: \(names.sorted()))")
+            }
+            return name
+        }
+    }
+}

@@ -331,6 +331,7 @@ func parallelMap<T: Sendable>(
 ) -> [T] {
     guard count > 0 else { return [] }
     let slots = Mutex((next: 0, done: 0, values: [T?](repeating: nil, count: count)))
+    progress?(0, count)
     DispatchQueue.concurrentPerform(iterations: min(max(1, workers), count)) { _ in
         while let index = slots.withLock({ slots -> Int? in
             guard slots.next < count else { return nil }
@@ -338,12 +339,12 @@ func parallelMap<T: Sendable>(
             return slots.next
         }) {
             let value = work(index)
-            let done = slots.withLock {
+            // Reported under the lock, so that counts arrive in order.
+            slots.withLock {
                 $0.values[index] = value
                 $0.done += 1
-                return $0.done
+                progress?($0.done, count)
             }
-            progress?(done, count)
         }
     }
     return slots.withLock { $0.values.map { $0! } }

@@ -14,13 +14,21 @@ public final class ProgressLine: Sendable {
     private let state = Mutex(State())
 
     private struct State {
-        var stage: String?
-        var started = 0.0
-        var doneAtStart = 0
+        /// The stage whose line is on screen.
+        var current: String?
+        var passes: [String: Pass] = [:]
         var lastDrawn = -Double.infinity
-        var lastTenth = -1
         /// A redrawn line is on screen and not yet ended.
         var open = false
+    }
+
+    /// One pass of a stage: the sweep decodes several times under one name, and interleaves stages (a point's
+    /// decode, then the point), so each stage keeps its own start.
+    private struct Pass {
+        var started: Double
+        var doneAtStart: Int
+        var done: Int
+        var lastTenth = -1
     }
 
     /// - Parameters:
@@ -52,26 +60,38 @@ public final class ProgressLine: Sendable {
         (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
-    /// `done` of `total` items of `stage` are finished.
+    /// `done` of `total` items of `stage` are finished. A stage reports `(0, total)` when it starts, so that its
+    /// time and rate count the first item; a count lower than the last, or one after the stage finished, starts a
+    /// new pass of it.
     public func update(_ stage: String, _ done: Int, _ total: Int) {
         let now = clock()
         state.withLock { state in
-            if state.stage != stage {
+            if state.current != stage {
                 if state.open { write("\n") }
-                state = State(stage: stage, started: now, doneAtStart: done)
+                state.open = false
+                state.current = stage
+                state.lastDrawn = -Double.infinity
             }
+            var pass = state.passes[stage] ?? Pass(started: now, doneAtStart: done, done: done)
+            // A finished stage told again that it is finished has nothing new to show.
+            if state.passes[stage] != nil && pass.done >= total && done >= total { return }
+            if done < pass.done || (pass.done >= total && done < total) {
+                pass = Pass(started: now, doneAtStart: done, done: done)
+            }
+            pass.done = done
+            defer { state.passes[stage] = pass }
             let finished = done >= total
             if interactive {
                 guard finished || now - state.lastDrawn >= 0.1 else { return }
                 state.lastDrawn = now
-                write("\r\u{1B}[K" + line(stage, done, total, state, now))
+                write("\r\u{1B}[K" + line(stage, done, total, pass, now))
                 state.open = !finished
                 if finished { write("\n") }
             } else {
                 let tenth = total == 0 ? 10 : done * 10 / total
-                guard tenth > state.lastTenth else { return }
-                state.lastTenth = tenth
-                write("  " + line(stage, done, total, state, now) + "\n")
+                guard tenth > pass.lastTenth else { return }
+                pass.lastTenth = tenth
+                write("  " + line(stage, done, total, pass, now) + "\n")
             }
         }
     }
@@ -92,11 +112,12 @@ public final class ProgressLine: Sendable {
     public func finish() {
         state.withLock { state in
             if state.open { write("\n") }
-            state = State()
+            state.open = false
+            state.current = nil
         }
     }
 
-    private func line(_ stage: String, _ done: Int, _ total: Int, _ state: State, _ now: Double) -> String {
+    private func line(_ stage: String, _ done: Int, _ total: Int, _ state: Pass, _ now: Double) -> String {
         let percent = total == 0 ? 100 : done * 100 / total
         var parts = ["\(done)/\(total)", "\(percent)%"]
         let elapsed = now - state.started

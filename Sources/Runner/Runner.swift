@@ -194,6 +194,7 @@ public final class Runner {
         let oracles = suite.modes.contains(.oracle) ? suite.corpora.filter { $0.role == .domain }.count : 0
         let total = suite.variants.count + oracles
         var done = 0
+        options.progress?("prepare", 0, total)
         func finished() {
             done += 1
             options.progress?("prepare", done, total)

@@ -36,17 +36,23 @@ struct SuiteReader {
         for item in try list(file.recognizers, "recognizers", "recognizers") {
             recognizers.append(try recognizer(item, names: names, taken: recognizers.map(\.name)))
         }
+        // In the order the keys were always checked, so that a file with several problems hears of the same one
+        // first.
+        let streaming = try streaming(file.streaming)
+        let decoder = try decoder(file.decoder)
+        var cacheInOutput = false
+        switch try string(file.cache, "cache", in: rootLine, required: false) {
+        case nil, "user": break
+        case "output": cacheInOutput = true
+        case let other?: throw fail(file.cache?.line, "cache must be output or user, not '\(other)'")
+        }
         var suite = Suite(
             name: try string(file.name, "name", in: rootLine, required: false)
                 ?? url.deletingPathExtension().lastPathComponent,
             file: url, corpora: corpora, variants: variants, modes: modes, recognizers: recognizers,
-            streaming: try streaming(file.streaming), contentHash: contentHash)
-        switch try string(file.cache, "cache", in: rootLine, required: false) {
-        case nil, "user": break
-        case "output": suite.cacheInOutput = true
-        case let other?: throw fail(file.cache?.line, "cache must be output or user, not '\(other)'")
-        }
-        suite.decoder = try decoder(file.decoder)
+            streaming: streaming, contentHash: contentHash)
+        suite.cacheInOutput = cacheInOutput
+        suite.decoder = decoder
         suite.declaredSplits = corpora.compactMap(\.split)
         return suite
     }
@@ -88,28 +94,33 @@ struct SuiteReader {
             guard let value = parse(text) else { throw fail(field?.line, message) }
             return value
         }
+        // In the order the keys were always checked (see ``suite(_:contentHash:)``).
         let weight = try parsed(fields.weight, "weight", "weight must be a number") { Double($0) } ?? 0.5
-        var variant = Suite.Variant(
-            name: try string(fields.name, "name", in: item.line)!,
-            training: path(try string(fields.training, "training", in: item.line)!), weight: weight,
-            corpora: try corpusNames(fields.corpora, names),
-            backgroundMass: try parsed(fields.backgroundMass, "backgroundMass", "backgroundMass must be a number") {
-                Double($0)
-            },
-            compounds: try parsed(fields.compounds, "compounds", "'compounds' must be true or false") { Bool($0) },
-            mix: try parsed(fields.mix, "mix", "mix must be set or merged, not '\(fields.mix?.value ?? "")'") {
-                LanguageModelMix(rawValue: $0)
-            },
-            boundaryShare: try parsed(fields.boundaryShare, "boundaryShare", "boundaryShare must be a number") {
-                Double($0)
-            })
-        variant.phrases = try parsed(
+        let applies = try corpusNames(fields.corpora, names)
+        let backgroundMass = try parsed(fields.backgroundMass, "backgroundMass", "backgroundMass must be a number") {
+            Double($0)
+        }
+        let mix = try parsed(fields.mix, "mix", "mix must be set or merged, not '\(fields.mix?.value ?? "")'") {
+            LanguageModelMix(rawValue: $0)
+        }
+        let boundaryShare = try parsed(fields.boundaryShare, "boundaryShare", "boundaryShare must be a number") {
+            Double($0)
+        }
+        let phrases = try parsed(
             fields.phrases, "phrases", "phrases must be fragments or sentences, not '\(fields.phrases?.value ?? "")'"
         ) { PhraseFraming(rawValue: $0) }
-        variant.interpolation = try parsed(
+        let interpolation = try parsed(
             fields.interpolation, "interpolation",
             "interpolation must be history or constant, not '\(fields.interpolation?.value ?? "")'"
         ) { MergeOptions.Interpolation(rawValue: $0) }
+        var variant = Suite.Variant(
+            name: try string(fields.name, "name", in: item.line)!,
+            training: path(try string(fields.training, "training", in: item.line)!), weight: weight,
+            corpora: applies, backgroundMass: backgroundMass,
+            compounds: try parsed(fields.compounds, "compounds", "'compounds' must be true or false") { Bool($0) },
+            mix: mix, boundaryShare: boundaryShare)
+        variant.phrases = phrases
+        variant.interpolation = interpolation
         do {
             try variant.requestedOptions.validate()
         } catch {
@@ -150,7 +161,7 @@ struct SuiteReader {
         case .text(let text)?:
             command = text.split(whereSeparator: \.isWhitespace).map(String.init)
         case nil:
-            throw fail(fields.command?.line ?? item.line, "missing key 'command' (a list of arguments with {audio})")
+            throw fail(item.line, "missing key 'command' (a list of arguments with {audio})")
         }
         guard let onDeviceText = try string(fields.onDevice, "onDevice", in: item.line),
             let onDevice = Bool(onDeviceText)

@@ -65,6 +65,7 @@ extension Sweep {
         let largest = curve.termCounts.max() ?? 0
         let pool = try ScalingCurve.distractors(count: largest, excluding: excluded, compiler: toolchain.compiler)
         var points: [ScalingPoint] = []
+        progress?("scaling curve", 0, curve.termCounts.count)
         for (index, count) in curve.termCounts.sorted().enumerated() {
             defer { progress?("scaling curve", index + 1, curve.termCounts.count) }
             let extended = ScalingCurve.adding(Array(pool.prefix(count)), to: data)

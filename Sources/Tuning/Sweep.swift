@@ -326,6 +326,7 @@ public final class Sweep {
         let dev = target.dev
         let allAudio = (dev.domain + dev.anti).map(\.audio)
         var explored = Exploration()
+        progress?("points", 0, grid.count)
         for (index, parameters) in grid.enumerated() {
             defer { progress?("points", index + 1, grid.count) }
             var step = Stopwatch()

@@ -71,6 +71,33 @@ import Testing
         #expect(screen.written.hasSuffix("\n"))
     }
 
+    @Test("A stage run again, or interleaved with another, keeps its own start, rate and tenths")
+    func passes() {
+        let screen = Screen()
+        let progress = screen.line(interactive: false)
+        for pass in 0..<2 {
+            progress.update("decoding", 0, 10)
+            for done in 1...10 {
+                screen.advance(1)
+                progress.update("decoding", done, 10)
+                if pass == 1 { progress.update("points", done, 10) }
+            }
+        }
+        let lines = screen.written.split(separator: "\n").map(String.init)
+        // Both passes print their tenths and their own time, counted from their own start.
+        let finished = lines.filter { $0.hasPrefix("  decoding: 10/10") }
+        #expect(finished == Array(repeating: "  decoding: 10/10, 100%, in 10s", count: 2), "\(lines)")
+        #expect(
+            lines.filter { $0.hasPrefix("  decoding: 5/10") }
+                == Array(repeating: "  decoding: 5/10, 50%, 1.0/s, ETA 5s", count: 2))
+        #expect(lines.contains("  points: 5/10, 50%, 1.0/s, ETA 5s"), "\(lines)")
+        #expect(lines.contains("  points: 10/10, 100%, in 9s"), "\(lines)")
+        // Told again that it is done, a finished stage prints nothing more.
+        let before = screen.written
+        progress.update("decoding", 10, 10)
+        #expect(screen.written == before)
+    }
+
     @Test("NO_COLOR set to anything but the empty string turns colour off")
     func noColour() {
         // Not a terminal here either way, so only the colour rule is observable through `colour`.

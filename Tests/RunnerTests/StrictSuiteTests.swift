@@ -72,6 +72,18 @@ struct StrictSuiteTests {
         #expect("\(noCorpora)".contains("'corpora' lists no corpora"))
         let streaming = try error(Self.corpora + "streaming: 5\n")
         #expect("\(streaming)".contains("'streaming' must be a mapping"))
+        // A variant's corpora given as one name, not a list, used to apply the variant to no corpus at all.
+        let oneName = try error(Self.corpora + "variants:\n  - {name: v, training: t.yaml, corpora: c}\n")
+        #expect("\(oneName)".hasSuffix(":4: error: 'corpora' must be a list of corpus names"), "\(oneName)")
+        // A recognizer's command that is neither a list nor a line is reported on the recognizer's line.
+        let mapped = try error(
+            Self.corpora + "recognizers:\n  - name: r\n    onDevice: true\n    command: {run: x}\n")
+        #expect(
+            "\(mapped)".hasSuffix(":4: error: missing key 'command' (a list of arguments with {audio})"), "\(mapped)")
+        // Several problems in one variant: the first is the one always reported first (the mix before the key
+        // that is missing).
+        let two = try error(Self.corpora + "variants:\n  - {name: v, mix: bogus}\n")
+        #expect("\(two)".contains("mix must be set or merged, not 'bogus'"), "\(two)")
         // `[]` says "none" on purpose.
         let none = try Suite.load(try suite(Self.corpora + "variants: []\nrecognizers: []\n"))
         #expect(none.variants.isEmpty && none.recognizers.isEmpty)

@@ -135,6 +135,7 @@ public final class Transcriber {
         defer { writer?.close() }
         let collected = Mutex<[WorkResponse]>([])
         let total = pending.count
+        if total > 0 { progress?(0, total) }
         let stopAfter = stopAfterJournalLinesForTesting.map { $0 - journaledLines }
         let progress = progress
         let keep: @Sendable (WorkResponse) throws -> Void = { response in
@@ -224,6 +225,7 @@ public final class Transcriber {
     ) throws -> LatticeRescorer {
         let rescorer = try LatticeRescorer(model: model, settings: settings, configuration: configuration)
         let loader = AudioLoader()
+        progress?(0, audio.count)
         for (index, url) in audio.enumerated() {
             try rescorer.add(try loader.load(url))
             progress?(index + 1, audio.count)

@@ -175,8 +175,8 @@ final class CorpusLoader {
 }
 
 extension CorpusLoader {
-    /// Reads several files in parallel, each with its own tables, then moves them all onto one loader's tables so
-    /// ids are comparable.
+    /// Reads several files in parallel, each with its own tables, then moves them all onto the first file's tables
+    /// so ids are comparable.
     /// - Returns: The loader that owns the merged tables and the transcripts in the order given.
     /// - Throws: The first file's error, in the order given.
     static func loadAll(_ files: [(url: URL, format: TranscriptFormat?)], normalizer: Normalizer) throws
@@ -185,26 +185,29 @@ extension CorpusLoader {
         let sizes = files.map { file in
             (try? FileManager.default.attributesOfItem(atPath: file.url.path)[.size] as? Int) ?? nil
         }
-        if files.count == 1 {
-            let loader = CorpusLoader(normalizer: normalizer, expectedBytes: sizes[0])
-            return (loader, [try loader.load(files[0].url, format: files[0].format)])
-        }
-        // Each reader makes its own loader and hands back its transcript with its tables as values, so readers
-        // share nothing but the slots.
+        // The first file is read here, into the loader whose tables every file ends up in; the others are read
+        // meanwhile, each with its own loader, and come back as values (the transcript and its tables) to be
+        // re-interned, so readers share nothing but the slots.
         let slots = Mutex([Result<(TokenizedTranscript, Tables), any Error>?](repeating: nil, count: files.count))
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            let result = Result {
-                let loader = CorpusLoader(normalizer: normalizer, expectedBytes: sizes[index])
-                let transcript = try loader.load(files[index].url, format: files[index].format)
-                return (
-                    transcript, Tables(words: loader.words.list, ids: loader.ids.list, speakers: loader.speakers.list)
-                )
+        let others = DispatchGroup()
+        for index in files.indices.dropFirst() {
+            DispatchQueue.global().async(group: others) {
+                let result = Result {
+                    let loader = CorpusLoader(normalizer: normalizer, expectedBytes: sizes[index])
+                    let transcript = try loader.load(files[index].url, format: files[index].format)
+                    return (
+                        transcript,
+                        Tables(words: loader.words.list, ids: loader.ids.list, speakers: loader.speakers.list)
+                    )
+                }
+                slots.withLock { $0[index] = result }
             }
-            slots.withLock { $0[index] = result }
         }
-        let main = CorpusLoader(normalizer: normalizer, expectedBytes: sizes.compactMap { $0 }.max())
-        var transcripts: [TokenizedTranscript] = []
-        for result in slots.withLock({ $0 }) {
+        let main = CorpusLoader(normalizer: normalizer, expectedBytes: sizes[0])
+        let first = Result { try main.load(files[0].url, format: files[0].format) }
+        others.wait()
+        var transcripts = [try first.get()]
+        for result in slots.withLock({ $0 }).dropFirst() {
             let (transcript, tables) = try result!.get()
             transcripts.append(main.absorb(tables, transcript))
         }

@@ -203,7 +203,7 @@ public final class Runner {
             let data = try Toolchain.loadTrainingData(variant.training)
             pronunciations += data.pronunciations
             anyPrivate = anyPrivate || data.isPrivate
-            let (artifact, _) = try toolchain.prepare(variant.training, options: variant.prepareOptions)
+            let (artifact, _) = try toolchain.prepare(variant.training, data: data, options: variant.prepareOptions)
             prepared.artifacts[variant.name] = artifact
             prepared.variants.append(info(variant, artifact.manifest))
             finished()

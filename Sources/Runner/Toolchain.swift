@@ -58,10 +58,13 @@ public final class Toolchain {
     }
 
     /// Prepares a training file into the cache (or `output`) and returns the artifact.
+    ///
+    /// - Parameter data: The file's data when the caller has read it already (it is read here otherwise).
     public func prepare(
-        _ training: URL, output: URL? = nil, options: PrepareOptions = PrepareOptions(), ignoreCache: Bool = false
+        _ training: URL, data: CustomLanguageModelData? = nil, output: URL? = nil,
+        options: PrepareOptions = PrepareOptions(), ignoreCache: Bool = false
     ) throws -> (artifact: PreparedArtifact, cached: Bool) {
-        let data = try Self.loadTrainingData(training)
+        let data = try data ?? Self.loadTrainingData(training)
         let folder = output ?? artifactFolder(for: training, options: options)
         let prepared = try compiler.prepare(data, output: folder, options: options, ignoreCache: ignoreCache)
         if output == nil { ModelCache.recordSources([training], in: folder) }

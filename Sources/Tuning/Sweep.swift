@@ -270,7 +270,7 @@ public final class Sweep {
         let firstPassWeight = sortedWeights.isEmpty ? variant.weight : sortedWeights[sortedWeights.count / 2]
         let data = try Toolchain.loadTrainingData(variant.training)
         let full = try toolchain.prepare(
-            variant.training, options: Self.compilerOptions(variant, weight: firstPassWeight)
+            variant.training, data: data, options: Self.compilerOptions(variant, weight: firstPassWeight)
         ).artifact
         let dev = try split("dev", domain: domain, anti: anti)
         let target = Target(

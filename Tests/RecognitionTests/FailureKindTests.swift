@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import GambitTestSupport
 import Results
 import Testing
 
@@ -22,9 +23,7 @@ import Testing
 
     @Test("A bad file decoded by a worker comes back as an audio failure naming the file, and is journaled so")
     func throughTheWorker() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gambit-kind-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TestSupport.temporaryDirectory("failure-kind")
         let bad = folder.appendingPathComponent("not-audio.wav")
         try Data("this is text".utf8).write(to: bad)
         let transcriber = try Transcriber(mode: .inProcess)

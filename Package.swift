@@ -147,7 +147,8 @@ let package = Package(
         .testTarget(
             name: "LanguageModelTests",
             dependencies: [
-                "LanguageModel", "Runner", "Recognition", "NGram", "Scoring", "TrainingData", "GambitTestSupport",
+                "LanguageModel", "Runner", "Recognition", "NGram", "PocketSphinx", "Scoring", "TrainingData",
+                "GambitTestSupport",
             ],
             exclude: ["Recorded"]
         ),

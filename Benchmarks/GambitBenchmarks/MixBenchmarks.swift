@@ -15,9 +15,16 @@ enum MixCase: String, CaseIterable {
     case set
     case history = "merged-history"
     case constant = "merged-constant"
+    case weighted = "merged-weighted"
 
     var mix: LanguageModelMix { self == .set ? .set : .merged }
-    var interpolation: MergeOptions.Interpolation { self == .constant ? .constant : .historyDependent }
+    var interpolation: MergeOptions.Interpolation {
+        switch self {
+        case .constant: .constant
+        case .weighted: .weighted
+        case .set, .history: .historyDependent
+        }
+    }
 
     func options(for variant: Suite.Variant) -> PrepareOptions {
         var variant = variant

@@ -40,7 +40,8 @@ struct Decode: ParsableCommand {
 
     @Option(
         help:
-            "Merged: history (λ from how well each side explains the history) or constant (SRILM's static λ = weight).")
+            "Merged: history (λ from how well each side explains the history), constant (SRILM's static λ = weight) or weighted (the set's own score, w · Pc^lw + (1 − w) · Pb^lw, in one model)."
+    )
     var interpolation = MergeOptions.Interpolation.historyDependent
 
     @Flag(help: "Do not force on-device recognition (a customized model is then ignored, as on Apple's platforms).")
@@ -64,6 +65,9 @@ struct Decode: ParsableCommand {
         var prepareOptions = PrepareOptions(mix: mix)
         prepareOptions.weight = weight
         prepareOptions.interpolation = interpolation
+        let settings = try engine.settings()
+        // A weighted merge is built for the language weight it will be decoded with.
+        if let languageWeight = settings.languageWeight { prepareOptions.languageWeight = languageWeight }
         do {
             try prepareOptions.validate()
         } catch {
@@ -75,7 +79,7 @@ struct Decode: ParsableCommand {
                     + "\(RecognitionOptions.alternativesRange.upperBound)")
         }
         let transcriber = try Transcriber(
-            settings: try engine.settings(), model: try AcousticModel.installed(for: locale), mode: .inProcess)
+            settings: settings, model: try AcousticModel.installed(for: locale), mode: .inProcess)
         var options = RecognitionOptions(requiresOnDeviceRecognition: !allowServer, maximumAlternatives: alternatives)
         if let training {
             let (artifact, _) = try Toolchain(model: transcriber.model).prepare(

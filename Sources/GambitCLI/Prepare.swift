@@ -46,8 +46,15 @@ struct Prepare: ParsableCommand {
 
     @Option(
         help:
-            "Merged: history (λ from how well each side explains the history) or constant (SRILM's static λ = weight).")
+            "Merged: history (λ from how well each side explains the history), constant (SRILM's static λ = weight) or weighted (the set's own score, w · Pc^lw + (1 − w) · Pb^lw, in one model)."
+    )
     var interpolation = MergeOptions.Interpolation.historyDependent
+
+    @Option(
+        parsing: .unconditional,
+        help: "Weighted merge: the decoder's language weight (-lw) the model is built for; the engine's 6.5 by default."
+    )
+    var languageWeight = MergeOptions.defaultLanguageWeight
 
     @Option(
         help: ArgumentHelp(
@@ -89,7 +96,7 @@ struct Prepare: ParsableCommand {
             order: order, spellingAlternates: spellingAlternates, limits: TrainingDataLimits(sampleBudget: budget),
             backgroundMass: backgroundMass, compounds: compounds, mix: mix, weight: weight,
             unigramWeight: unigramWeight, tempering: tempering, boundaryShare: boundaryShare, keepMergedARPA: keepArpa,
-            interpolation: interpolation, phrases: phrases)
+            interpolation: interpolation, phrases: phrases, languageWeight: languageWeight)
         do {
             try options.validate()
         } catch {
@@ -120,14 +127,26 @@ struct Prepare: ParsableCommand {
                 + "\(manifest.order)-gram, n-grams \(manifest.ngramCounts.map(String.init).joined(separator: "/"))")
         if let merge = manifest.merge, let statistics = manifest.mergeStatistics {
             let lambda = statistics.trigramLambda.map { String(format: "%.3f", $0) }.joined(separator: " / ")
-            let weights =
-                merge.interpolation == .constant
-                ? "constant λ \(merge.weight) at every history (SRILM's static interpolation)"
-                : "weight π \(merge.weight), unigram weight π₀ \(merge.unigramWeight), tempering \(merge.tempering)"
-            lines.append(
-                "  merged with the base model: \(weights); "
-                    + "\(statistics.mixedHistories.map(String.init).joined(separator: "/")) histories mixed"
-                    + (merge.interpolation == .constant ? "" : ", λ(h) min/median/max \(lambda)"))
+            switch merge.interpolation {
+            case .weighted:
+                let weighted = statistics.weighted
+                lines.append(
+                    "  merged with the base model: the set's score at weight \(merge.weight) after language weight "
+                        + "\(merge.languageWeight); listed beyond both sides: \(weighted?.completedBigrams ?? 0) bigrams and "
+                        + "\(weighted?.completedTrigrams ?? 0) trigrams of data words, \(weighted?.correctedBigrams ?? 0) "
+                        + "bigrams corrected")
+            case .constant:
+                lines.append(
+                    "  merged with the base model: constant λ \(merge.weight) at every history (SRILM's static "
+                        + "interpolation); \(statistics.mixedHistories.map(String.init).joined(separator: "/")) histories mixed"
+                )
+            case .historyDependent:
+                lines.append(
+                    "  merged with the base model: weight π \(merge.weight), unigram weight π₀ \(merge.unigramWeight), "
+                        + "tempering \(merge.tempering); "
+                        + "\(statistics.mixedHistories.map(String.init).joined(separator: "/")) histories mixed, "
+                        + "λ(h) min/median/max \(lambda)")
+            }
         } else {
             lines.append("  set mix: interpolated with the base model at decode time")
         }

@@ -62,7 +62,7 @@ struct Run: ParsableCommand {
 
     @Option(
         help:
-            "Merged variants: history (λ from how well each side explains the history) or constant (SRILM's static λ = weight)."
+            "Merged variants: history (λ from how well each side explains the history), constant (SRILM's static λ = weight) or weighted (the set's own score, w · Pc^lw + (1 − w) · Pb^lw, in one model)."
     )
     var interpolation: MergeOptions.Interpolation?
 

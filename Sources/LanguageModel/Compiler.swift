@@ -37,8 +37,11 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     public var unigramWeight: Double
     /// Merged mix only: s, the tempering of the history probabilities in λ(h).
     public var tempering: Double
-    /// Merged mix only: a history-dependent λ(h), or SRILM's constant λ = ``weight``.
+    /// Merged mix only: a history-dependent λ(h), SRILM's constant λ = ``weight``, or the set's own
+    /// weighting after the language weight.
     public var interpolation: MergeOptions.Interpolation
+    /// Weighted merge only: the decoder's language weight (`-lw`) the model is built for.
+    public var languageWeight: Double
     /// How phrases are framed; nil is the mix's default (``defaultPhraseFraming(for:)``).
     public var phrases: PhraseFraming?
     /// With fragments: the share of a phrase's count for which it is a whole utterance (its `<s> w1`
@@ -73,9 +76,11 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
         compoundSplitShare: Double = 0.01, mix: LanguageModelMix = .set, weight: Double = 0.5,
         unigramWeight: Double = MergeOptions().unigramWeight, tempering: Double = MergeOptions().tempering,
         boundaryShare: Double = PrepareOptions.defaultBoundaryShare, keepMergedARPA: Bool = false,
-        interpolation: MergeOptions.Interpolation = .historyDependent, phrases: PhraseFraming? = nil
+        interpolation: MergeOptions.Interpolation = .historyDependent, phrases: PhraseFraming? = nil,
+        languageWeight: Double = MergeOptions.defaultLanguageWeight
     ) {
         self.mix = mix
+        self.languageWeight = languageWeight
         self.phrases = phrases
         self.interpolation = interpolation
         self.weight = weight
@@ -143,6 +148,9 @@ extension PrepareOptions {
         for (name, value) in shares where !(0...1).contains(value) {
             throw InvalidSetting(setting: name, value: "\(value)", allowed: "0…1")
         }
+        guard languageWeight > 0, languageWeight <= 100 else {
+            throw InvalidSetting(setting: "languageWeight", value: "\(languageWeight)", allowed: "(0, 100]")
+        }
         guard tempering >= 0, tempering.isFinite else {
             throw InvalidSetting(setting: "tempering", value: "\(tempering)", allowed: "0…∞ (finite)")
         }
@@ -154,20 +162,30 @@ extension PrepareOptions {
     /// The default of ``boundaryShare`` for phrases framed as fragments.
     public static let defaultBoundaryShare = 0.5
 
-    /// How a mix frames phrases unless told: the set as sentences, the merged mix as fragments.
-    public static func defaultPhraseFraming(for mix: LanguageModelMix) -> PhraseFraming {
-        mix == .merged ? .fragments : .sentences
+    /// How a mix frames phrases unless told: the set and the weighted merge (which reproduces it) as
+    /// sentences, the other merges as fragments.
+    public static func defaultPhraseFraming(
+        for mix: LanguageModelMix, interpolation: MergeOptions.Interpolation = .historyDependent
+    ) -> PhraseFraming {
+        mix == .merged && interpolation != .weighted ? .fragments : .sentences
     }
 
+    /// Whether the custom side is the set's own (background mass and all): the set, and the weighted merge.
+    public var usesSetCustomModel: Bool { mix == .set || interpolation == .weighted }
+
     /// The framing in effect.
-    public var phraseFraming: PhraseFraming { phrases ?? Self.defaultPhraseFraming(for: mix) }
+    public var phraseFraming: PhraseFraming {
+        phrases ?? Self.defaultPhraseFraming(for: mix, interpolation: interpolation)
+    }
 
     /// The share of a phrase's count given to its boundary n-grams: 1 for sentences.
     public var effectiveBoundaryShare: Double { phraseFraming == .fragments ? boundaryShare : 1 }
 
     /// The merge settings these options give.
     public var mergeOptions: MergeOptions {
-        MergeOptions(weight: weight, unigramWeight: unigramWeight, tempering: tempering, interpolation: interpolation)
+        MergeOptions(
+            weight: weight, unigramWeight: unigramWeight, tempering: tempering, interpolation: interpolation,
+            languageWeight: languageWeight)
     }
 
     /// The options with every setting the chosen mix ignores set to its default, so that two options
@@ -176,7 +194,7 @@ extension PrepareOptions {
         var options = self
         let defaults = PrepareOptions()
         let framing = phraseFraming
-        options.phrases = framing == Self.defaultPhraseFraming(for: mix) ? nil : framing
+        options.phrases = framing == Self.defaultPhraseFraming(for: mix, interpolation: interpolation) ? nil : framing
         if framing == .sentences { options.boundaryShare = defaults.boundaryShare }
         switch mix {
         case .set:
@@ -185,9 +203,13 @@ extension PrepareOptions {
             options.tempering = defaults.tempering
             options.interpolation = defaults.interpolation
             options.keepMergedARPA = false
+            options.languageWeight = defaults.languageWeight
         case .merged:
-            options.backgroundMass = defaults.backgroundMass
-            if interpolation == .constant {
+            if interpolation != .weighted {
+                options.backgroundMass = defaults.backgroundMass
+                options.languageWeight = defaults.languageWeight
+            }
+            if interpolation != .historyDependent {
                 options.unigramWeight = defaults.unigramWeight
                 options.tempering = defaults.tempering
             }
@@ -315,7 +337,7 @@ public final class LanguageModelCompiler {
 
         // The custom side on its own (what the set mix decodes with; for the merged mix, the
         // readable record of what the data says, and the canary's source of phrases).
-        let model = counts.estimateWittenBell(backgroundMass: options.mix == .set ? options.backgroundMass : 0)
+        let model = counts.estimateWittenBell(backgroundMass: options.usesSetCustomModel ? options.backgroundMass : 0)
         timings.estimate = clock.lap()
 
         // Every word needs a pronunciation before anything is written: a word the recognizer cannot
@@ -362,7 +384,10 @@ public final class LanguageModelCompiler {
             timings.readBase = load.seconds
             baseFingerprint = load.fingerprint
             _ = clock.lap()
-            let merged = MergedModel(base: load.ngrams, custom: counts, options: options.mergeOptions)
+            let merged =
+                options.interpolation == .weighted
+                ? MergedModel(base: load.ngrams, weighting: model, options: options.mergeOptions)
+                : MergedModel(base: load.ngrams, custom: counts, options: options.mergeOptions)
             mergeStatistics = merged.statistics
             timings.merge = clock.lap()
             try atomicWrite(Data(merged.tables.sphinxBinary()), to: temporaryBinary)

@@ -11,7 +11,7 @@ import TrainingData
 /// set mix, the custom model alone), `vocabulary.dict`, and `merged.arpa` when asked for.
 public struct PreparedModel: Codable, Sendable, Hashable {
     /// Bumped whenever the compiler's output for the same input changes, to invalidate caches.
-    public static let compilerVersion = 7
+    public static let compilerVersion = 8
 
     /// How long each step of `prepare` took, in seconds.
     public struct Timings: Codable, Sendable, Hashable {

@@ -10,6 +10,10 @@ public struct MergeOptions: Sendable, Hashable, Codable {
         /// at every history and order, over the union of both sides' n-grams; ``unigramWeight`` and
         /// ``tempering`` do not apply.
         case constant
+        /// The set's own combination in one static model, `(1/lw) · ln(w · Pc^lw + (1 − w) · Pb^lw)`
+        /// (see ``MergedModel/init(base:weighting:options:correctionTolerance:)``): the custom side is
+        /// the set's; ``unigramWeight`` and ``tempering`` do not apply, ``languageWeight`` does.
+        case weighted
     }
 
     /// π: the prior weight of the custom side at a history both sides know equally well (Apple's
@@ -21,20 +25,26 @@ public struct MergeOptions: Sendable, Hashable, Codable {
     /// s: tempering of the history probabilities in λ(h). 1 is Bayes' rule; below 1 pulls every λ(h)
     /// toward π, above 1 makes λ(h) more decisive.
     public var tempering: Double
-    /// Constant or history-dependent λ.
+    /// Constant, history-dependent or the set's weighting.
     public var interpolation: Interpolation
+    /// Weighted only: the decoder's language weight (`-lw`) that the set's weight acts after.
+    public var languageWeight: Double
+
+    /// PocketSphinx's `-lw` unless told.
+    public static let defaultLanguageWeight = 6.5
 
     public init(
         weight: Double = 0.5, unigramWeight: Double = 0.02, tempering: Double = 1,
-        interpolation: Interpolation = .historyDependent
+        interpolation: Interpolation = .historyDependent, languageWeight: Double = MergeOptions.defaultLanguageWeight
     ) {
         self.weight = weight
         self.unigramWeight = unigramWeight
         self.tempering = tempering
         self.interpolation = interpolation
+        self.languageWeight = languageWeight
     }
 
-    enum CodingKeys: String, CodingKey { case weight, unigramWeight, tempering, interpolation }
+    enum CodingKeys: String, CodingKey { case weight, unigramWeight, tempering, interpolation, languageWeight }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -43,6 +53,8 @@ public struct MergeOptions: Sendable, Hashable, Codable {
         tempering = try container.decode(Double.self, forKey: .tempering)
         // Manifests written before the constant mode existed are history-dependent.
         interpolation = try container.decodeIfPresent(Interpolation.self, forKey: .interpolation) ?? .historyDependent
+        languageWeight =
+            try container.decodeIfPresent(Double.self, forKey: .languageWeight) ?? Self.defaultLanguageWeight
     }
 }
 
@@ -80,6 +92,8 @@ public struct MergedModel: Sendable {
         public var bigramLambda: [Double]
         /// λ(h) over the mixed two-word histories: minimum, median, maximum.
         public var trigramLambda: [Double]
+        /// Weighted merge only: what it listed and how far it stays from the set.
+        public var weighted: WeightedStatistics?
     }
 
     public let statistics: Statistics

@@ -342,8 +342,8 @@ extension TrigramTables {
     /// The model in sphinxbase's binary trie format, as `ngram_model_read` loads it.
     ///
     /// Bigram and trigram scores are quantised to 65,536 levels per table, as sphinxbase quantises
-    /// them: exactly when a table has no more distinct values than that, else by equal-count bins
-    /// whose centre is their mean. Unigrams are stored exactly. A trigram "u v w" needs the bigram
+    /// them: exactly when a table has no more distinct values than that, else by an even grid and
+    /// equal-count bins (see ``Quantizer``). Unigrams are stored exactly. A trigram "u v w" needs the bigram
     /// "v w" in this format; when the model lacks it, one is added with its backed-off probability,
     /// which leaves every score unchanged.
     /// - Parameter logBase: The log base of the decoder that will read it (`-logbase`, 1.0001).
@@ -449,12 +449,14 @@ extension TrigramTables {
         var middleProb = Quantizer(values: [])
         var middleBackoff = Quantizer(values: [])
         var longest = Quantizer(values: [])
+        let never = Float(-99 * scale)
         if order == 3 {
-            middleProb = Quantizer(values: scores.map { Float(Double($0.prob) * scale) })
-            middleBackoff = Quantizer(values: scores.map { Float(Double($0.backoff) * scale) })
-            longest = Quantizer(values: trigramKeys.map { Float(Double(trigramProb[Int($0.t)]) * scale) })
+            middleProb = Quantizer(values: scores.map { Float(Double($0.prob) * scale) }, never: never)
+            middleBackoff = Quantizer(values: scores.map { Float(Double($0.backoff) * scale) }, never: never)
+            longest = Quantizer(
+                values: trigramKeys.map { Float(Double(trigramProb[Int($0.t)]) * scale) }, never: never)
         } else if order == 2 {
-            longest = Quantizer(values: scores.map { Float(Double($0.prob) * scale) })
+            longest = Quantizer(values: scores.map { Float(Double($0.prob) * scale) }, never: never)
         }
         if order > 1 {
             append(Int32(0))
@@ -520,11 +522,15 @@ extension TrigramTables {
 }
 
 /// Maps scores to one of 65,536 levels: the distinct values themselves when there are few enough,
-/// else equal-count bins whose centre is their mean (sphinxbase's scheme).
+/// else half an even grid over the range and half equal-count bins whose centre is their mean
+/// (sphinxbase's scheme).
 struct Quantizer {
     let centers: [Float]
 
-    init(values: [Float]) {
+    /// - Parameters:
+    ///   - values: The table's scores.
+    ///   - never: The score of ARPA's −99 in the table's units, which keeps a level of its own.
+    init(values: [Float], never: Float = -99) {
         let sorted = values.sorted()
         var distinct: [Float] = []
         distinct.reserveCapacity(min(sorted.count, SphinxTrie.bins + 1))
@@ -538,20 +544,34 @@ struct Quantizer {
                 centers[index] = distinct.isEmpty ? 0 : distinct[min(index, distinct.count - 1)]
             }
         } else {
-            let count = sorted.count
-            var previous = -Float.infinity
-            for bin in 0..<SphinxTrie.bins {
-                let start = count * bin / SphinxTrie.bins
-                let end = count * (bin + 1) / SphinxTrie.bins
-                if start == end {
-                    centers[bin] = previous
-                } else {
-                    var sum = 0.0
-                    for index in start..<end { sum += Double(sorted[index]) }
-                    centers[bin] = Float(sum / Double(end - start))
+            // Half the levels on an even grid over the table's range, so that no score is off by more
+            // than half a grid step however sparse its part of the range; the other half in
+            // equal-count bins at their mean (sphinxbase's scheme), finer where scores are dense. A
+            // merged model's tables have long sparse tails, where equal-count bins alone were 0.4 nats
+            // wide. ARPA's −99 ("never") keeps a level of its own.
+            let real = sorted.drop { $0 <= never }
+            let hasFloor = real.count < sorted.count
+            let grid = SphinxTrie.bins / 2
+            let counted = SphinxTrie.bins - grid - (hasFloor ? 1 : 0)
+            var levels: [Float] = hasFloor ? [never] : []
+            levels.reserveCapacity(SphinxTrie.bins)
+            let low = real.first ?? 0
+            let high = real.last ?? 0
+            for index in 0..<grid { levels.append(low + (high - low) * Float(index) / Float(grid - 1)) }
+            let count = real.count
+            let first = real.startIndex
+            for bin in 0..<counted {
+                let start = first + count * bin / counted
+                let end = first + count * (bin + 1) / counted
+                guard start < end else {
+                    levels.append(levels.last ?? low)
+                    continue
                 }
-                previous = centers[bin]
+                var sum = 0.0
+                for index in start..<end { sum += Double(real[index]) }
+                levels.append(Float(sum / Double(end - start)))
             }
+            centers = levels.sorted()
         }
         self.centers = centers
     }

@@ -152,4 +152,27 @@ public final class NGramModel {
         var pointers: [UnsafePointer<CChar>?] = cStrings.map { UnsafePointer($0) }
         return ngram_prob(pointer, &pointers, Int32(pointers.count))
     }
+
+    /// Applies a decoder's language weight and word insertion penalty, as a search does when it takes
+    /// the model: afterwards ``score(of:after:)`` gives the decoder's scores. A set applies them to
+    /// each of its models before it interpolates them.
+    ///
+    /// The corresponding C function is `ngram_model_apply_weights`.
+    public func applyWeights(languageWeight: Double, insertionPenalty: Double) {
+        _ = ngram_model_apply_weights(pointer, Float(languageWeight), Float(insertionPenalty))
+    }
+
+    /// The score a decoder adds for `word` after `history` (most recent word last), in the model's log
+    /// tables, language weight and insertion penalty included; nil when the model lacks `word`. A
+    /// history word the model lacks cuts the history there, as in a search.
+    ///
+    /// The corresponding C function is `ngram_ng_score`.
+    public func score(of word: String, after history: [String] = []) -> Int32? {
+        let unknown = ngram_unknown_wid(pointer)
+        let wid = ngram_wid(pointer, word)
+        guard wid >= 0, wid != unknown else { return nil }
+        var ids = history.reversed().map { ngram_wid(pointer, $0) }
+        var used: Int32 = 0
+        return ngram_ng_score(pointer, wid, &ids, Int32(ids.count), &used)
+    }
 }

@@ -62,8 +62,12 @@ public struct Suite: Sendable, Equatable {
         public var phrases: PhraseFraming?
         /// Overrides the boundary share of phrases framed as fragments (see `PrepareOptions`).
         public var boundaryShare: Double?
-        /// Merged mix: `interpolation: constant` for SRILM's static λ = weight (default `history`).
+        /// Merged mix: `interpolation: constant` for SRILM's static λ = weight, `weighted` for the set's
+        /// own weighting in one model (default `history`).
         public var interpolation: MergeOptions.Interpolation?
+        /// The suite's decoder language weight (`decoder: {languageWeight: …}`), which a weighted merge is
+        /// built for; nil for the engine's default.
+        public var languageWeight: Double?
 
         /// Compiler options for this variant. The merged mix builds the weight into the model.
         public var prepareOptions: PrepareOptions { requestedOptions.normalized }
@@ -78,6 +82,7 @@ public struct Suite: Sendable, Equatable {
             if let phrases { options.phrases = phrases }
             if let boundaryShare { options.boundaryShare = boundaryShare }
             if let interpolation { options.interpolation = interpolation }
+            if let languageWeight { options.languageWeight = languageWeight }
             options.weight = weight
             return options
         }

@@ -53,6 +53,7 @@ struct SuiteReader {
             streaming: streaming, contentHash: contentHash)
         suite.cacheInOutput = cacheInOutput
         suite.decoder = decoder
+        for index in suite.variants.indices { suite.variants[index].languageWeight = decoder.languageWeight }
         suite.declaredSplits = corpora.compactMap(\.split)
         return suite
     }
@@ -111,7 +112,7 @@ struct SuiteReader {
         ) { PhraseFraming(rawValue: $0) }
         let interpolation = try parsed(
             fields.interpolation, "interpolation",
-            "interpolation must be history or constant, not '\(fields.interpolation?.value ?? "")'"
+            "interpolation must be history, constant or weighted, not '\(fields.interpolation?.value ?? "")'"
         ) { MergeOptions.Interpolation(rawValue: $0) }
         var variant = Suite.Variant(
             name: try string(fields.name, "name", in: item.line)!,

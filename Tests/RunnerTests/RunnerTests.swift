@@ -253,11 +253,23 @@ struct SuiteFileTests {
         try write("mix: merged, interpolation: constant, weight: 0.7")
         let merged = try #require(try Suite.load(file).variants.first).prepareOptions
         #expect(merged.mix == .merged && merged.mergeOptions == MergeOptions(weight: 0.7, interpolation: .constant))
+        // The weighted merge keeps the set's custom side (its background mass and sentence framing) and
+        // is built for the suite's decoder language weight.
+        try write("mix: merged, interpolation: weighted, weight: 0.4, backgroundMass: 0.8")
+        var weighted = try #require(try Suite.load(file).variants.first).prepareOptions
+        #expect(
+            weighted.mergeOptions == MergeOptions(weight: 0.4, interpolation: .weighted, languageWeight: 6.5)
+                && weighted.backgroundMass == 0.8 && weighted.phraseFraming == .sentences)
+        try (try String(contentsOf: file, encoding: .utf8) + "\ndecoder: {languageWeight: 8}\n").write(
+            to: file, atomically: true, encoding: .utf8)
+        weighted = try #require(try Suite.load(file).variants.first).prepareOptions
+        #expect(weighted.languageWeight == 8)
         try write("mix: merged, interpolation: static")
         #expect {
             _ = try Suite.load(file)
         } throws: { error in
-            "\(error)".contains("interpolation must be history or constant") && "\(error)".contains("suite.yaml:5")
+            "\(error)".contains("interpolation must be history, constant or weighted")
+                && "\(error)".contains("suite.yaml:5")
         }
         // Phrases: each mix has its default framing, and either mix takes the other.
         try write("phrases: fragments, boundaryShare: 0.3")

@@ -19,15 +19,18 @@ import Foundation
 ///   there the two sides back off differently.
 ///
 /// Where it cannot: a data word after a history the data never used. There the set scores the data
-/// word by the custom model's unigram, undiscounted by the base's backoff weight, while in M every word
-/// after that history shares one backoff weight, which the base's words fix. At one-word histories the
-/// data word's unigram is fitted so that the error is least on average over histories (weighted by how
-/// often they occur), and the n-grams still off by more than ``correctionTolerance`` are listed. At
-/// two-word histories, listing them would add millions of trigrams; they keep the base's backoff weight
-/// and their error is measured (``Statistics/residual``).
+/// word by the custom model alone (its unigram, or its bigram when only the older word is new to it),
+/// undiscounted by the base's backoff weight, while in M every word after that history shares one
+/// backoff weight, which the base's words fix. At one-word histories such n-grams are listed where
+/// backing off would be off by more than ``correctionTolerance`` (each data word's unigram is put
+/// where it needs the fewest). At two-word histories they keep the base's backoff weight and their
+/// error is measured (``WeightedStatistics/residual``): listing them all would add tens of millions of
+/// trigrams, and listing those after a data word (300,000 for chess-full) left as many decodes unlike
+/// the set's. The cost grows with the data's vocabulary: each data word may be listed after every word
+/// of the base.
 extension MergedModel {
-    /// Listed n-grams whose backed-off score is at least this far (natural log, after the language
-    /// weight) from the set's are added to the model at one-word histories.
+    /// N-grams after one-word histories whose backed-off score would be more than this far from the
+    /// set's (in nats, after the language weight) are listed.
     public static let correctionTolerance = 0.5
 
     /// Merges the custom model the set mix decodes with into `base`, reproducing the set's score.

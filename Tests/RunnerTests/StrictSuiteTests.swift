@@ -134,7 +134,7 @@ struct StrictSuiteTests {
 
     @Test("The shipped suites load: every key they use is known")
     func shippedSuites() throws {
-        for name in ["suite", "mixes", "phrases", "tune-merged"] {
+        for name in ["suite", "mixes", "phrases", "tune-merged", "weighted"] {
             _ = try Suite.load(TestSupport.packageRoot.appendingPathComponent("Corpora/\(name).yaml"))
         }
     }

@@ -6,6 +6,7 @@ packages=(
     libpocketsphinx-dev pocketsphinx-en-us pocketsphinx-testdata pocketsphinx
     libsndfile1-dev libsamplerate0-dev libxml2-dev
     flite flite1-dev espeak-ng sox sctk chromium
+    slurm-wlm munge
 )
 
 missing=()

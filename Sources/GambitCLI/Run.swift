@@ -90,6 +90,14 @@ struct Run: ParsableCommand {
     @Flag(help: "With --plan: print the whole plan as JSON, every work item with its key.")
     var json = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Prepare every variant and oracle into the cache (and synthesise corpora that need it), and stop.",
+            discussion:
+                "A cluster's first job (see `gambit slurm`), so that its shards find every model prepared. "
+                + "Decodes nothing and writes nothing in the output folder."))
+    var prepareOnly = false
+
     func run() throws {
         guard workers >= 1 else { throw ValidationError("--workers is \(workers); it must be at least 1") }
         guard plan || !json else { throw ValidationError("--json goes with --plan") }
@@ -107,6 +115,7 @@ struct Run: ParsableCommand {
             cacheDir.map { URL(fileURLWithPath: $0) }
             ?? (suiteFile.cacheInOutput ? Runner.outputCacheFolder(in: outputURL) : nil)
         if plan { return try printPlan(suiteFile, shard: parsedShard, cacheFolder: cacheFolder) }
+        if prepareOnly { return try prepareModels(suiteFile, cacheFolder: cacheFolder) }
         let progress = ProgressLine.standardError()
         var options = RunOptions(
             output: outputURL, workers: workers, shard: parsedShard, workerExecutable: Self.executable(),
@@ -156,6 +165,22 @@ struct Run: ParsableCommand {
             }
         }
         return suiteFile
+    }
+
+    /// `--prepare-only`: prepares every model into the cache and says what is there.
+    func prepareModels(_ suiteFile: Suite, cacheFolder: URL?) throws {
+        guard shard == nil, !fresh else { throw ValidationError("--prepare-only goes without --shard and --fresh") }
+        let toolchain = Toolchain(cacheFolder: cacheFolder)
+        var options = RunOptions(
+            output: URL(fileURLWithPath: output), workers: workers, workerExecutable: Self.executable())
+        options.allowOutsidePaths = allowOutsidePaths
+        var clock = Stopwatch()
+        let prepared = try Runner(suite: suiteFile, options: options, toolchain: toolchain).prepareOnly()
+        let seconds = clock.lap()
+        print(
+            "prepared \(prepared.variants.count) variants"
+                + (prepared.oracles.isEmpty ? "" : " and \(prepared.oracles.count) oracles")
+                + " into \(toolchain.cacheFolder.path) in \(Output.seconds(seconds))")
     }
 
     /// `--plan`: prints what the run would decode, as a table or (`--json`) every item.
@@ -274,13 +299,19 @@ struct Merge: ParsableCommand {
     var partial = false
 
     func run() throws {
-        let shards = try inputs.map { input -> RunResults in
-            var url = URL(fileURLWithPath: input)
-            if !url.path.hasSuffix(".json") { url = Runner.resultsFile(in: url) }
-            return try RunResults.load(from: url)
-        }
+        try Self.merge(
+            inputs.map { input in
+                var url = URL(fileURLWithPath: input)
+                if !url.path.hasSuffix(".json") { url = Runner.resultsFile(in: url) }
+                return url
+            }, output: URL(fileURLWithPath: output), partial: partial)
+    }
+
+    /// Merges the results files of shards into `outputURL`'s results and reports, prints the summary and ends
+    /// as the merged results do (`gambit merge`, `gambit slurm merge`).
+    static func merge(_ inputs: [URL], output outputURL: URL, partial: Bool) throws {
+        let shards = try inputs.map { try RunResults.load(from: $0) }
         let merged = try RunResults.merge(shards, allowPartial: partial)
-        let outputURL = URL(fileURLWithPath: output)
         try ReportWriter.checkSeparate(outputURL, from: merged)
         try OutputPath.check(Runner.resultsFile(in: outputURL), isInside: outputURL)
         try FileManager.default.createDirectory(at: outputURL, withIntermediateDirectories: true)

@@ -144,6 +144,24 @@ public final class Runner {
         return (plan, journaled)
     }
 
+    /// What ``prepareOnly()`` made: the variants and oracles now in the cache.
+    public struct PreparedSummary: Sendable, Equatable {
+        public var variants: [String]
+        public var oracles: [String]
+    }
+
+    /// Synthesises the corpora that need it and prepares every variant and oracle into the model cache, and
+    /// nothing else: no output folder, no decoding (`gambit run --prepare-only`). A cluster runs it once
+    /// before its shards, so that no shard prepares, and none writes a synthesised corpus, at the same time
+    /// as another.
+    public func prepareOnly() throws -> PreparedSummary {
+        try validateDecoder()
+        var prepared = Prepared()
+        for corpus in suite.corpora { prepared.entries[corpus.name] = try entries(of: corpus) }
+        try prepareModels(&prepared)
+        return PreparedSummary(variants: prepared.variants.map(\.name), oracles: prepared.oracles.keys.sorted())
+    }
+
     /// Checks the output folder and creates it and its data folder; returns the data folder.
     func openOutput() throws -> URL {
         let dataFolder = options.output.appendingPathComponent(Self.dataFolder)

@@ -311,7 +311,8 @@ struct Merge: ParsableCommand {
     /// as the merged results do (`gambit merge`, `gambit slurm merge`).
     static func merge(_ inputs: [URL], output outputURL: URL, partial: Bool) throws {
         let shards = try inputs.map { try RunResults.load(from: $0) }
-        let merged = try RunResults.merge(shards, allowPartial: partial)
+        var merged = try RunResults.merge(shards, allowPartial: partial)
+        merged.checks = Checks.reevaluated(merged)
         try ReportWriter.checkSeparate(outputURL, from: merged)
         try OutputPath.check(Runner.resultsFile(in: outputURL), isInside: outputURL)
         try FileManager.default.createDirectory(at: outputURL, withIntermediateDirectories: true)

@@ -6,8 +6,8 @@ extension RunResults {
     /// What records cannot give is combined as follows: model-load and decode wall seconds are summed, peak memory
     /// is the maximum, corpus utterance counts and audio seconds are summed, `createdAt` is the earliest, variant
     /// preparation timings are the first shard's. Checks with the same name are combined conservatively (passed
-    /// only if passed in every shard; the failing shard's numbers are kept); the runner should re-evaluate checks on
-    /// the merged results where it can.
+    /// only if passed in every shard; the failing shard's numbers are kept); `gambit merge` then judges every check
+    /// it can again over the merged results (`Checks.reevaluated`), as one process would have.
     ///
     /// A merge must cover every shard of the run: results made of some shards only would read as the whole run.
     /// With `allowPartial` the missing shards are recorded in ``RunInfo/partial`` instead, and every report says
@@ -144,6 +144,13 @@ extension RunResults {
 
     private static func mergeDenial(_ all: [NetworkDenialEvidence]) -> NetworkDenialEvidence {
         guard let first = all.first, all.contains(where: { $0 != first }) else { return all.first ?? .none }
+        // Counted evidence adds up to what one process would have said of all the decodings.
+        let counts = all.compactMap { evidence in evidence.decodings.flatMap { d in evidence.denied.map { (d, $0) } } }
+        if counts.count == all.count {
+            let methods = Set(all.flatMap { $0.method.components(separatedBy: "; ") }).sorted()
+            return .workers(
+                denied: counts.reduce(0) { $0 + $1.1 }, of: counts.reduce(0) { $0 + $1.0 }, methods: methods)
+        }
         var methods: [String] = []
         var details: [String] = []
         for evidence in all {

@@ -173,11 +173,27 @@ public struct NetworkDenialEvidence: Codable, Sendable, Equatable {
     public var verified: Bool
     /// What was tried and what happened, in words.
     public var detail: String
+    /// The utterance decodings by Gambit's workers, and how many of them ran in a worker that proved it had
+    /// no network; nil where the evidence is not counted (results of Gambit before 0.1.0's step 7).
+    public var decodings: Int?
+    public var denied: Int?
 
     public init(method: String, verified: Bool, detail: String) {
         self.method = method
         self.verified = verified
         self.detail = detail
+    }
+
+    /// The evidence of the workers' decodings: `denied` of `decodings` ran in a worker whose connect
+    /// attempt failed with `ENETUNREACH`; `methods` are the ways the workers were isolated.
+    public static func workers(denied: Int, of decodings: Int, methods: [String]) -> NetworkDenialEvidence {
+        var evidence = NetworkDenialEvidence(
+            method: methods.joined(separator: "; "), verified: denied == decodings,
+            detail: "\(denied) of \(decodings) utterance decodings ran in a worker whose connect(127.0.0.1:9) "
+                + "failed with ENETUNREACH")
+        evidence.decodings = decodings
+        evidence.denied = denied
+        return evidence
     }
 
     /// No denial was attempted.

@@ -56,6 +56,30 @@ public enum Checks {
         _ results: RunResults, artifacts: [String: PreparedArtifact], responses: [String: WorkResponse],
         items: [WorkRequest]
     ) -> [Check] {
+        let canaries = results.variants.compactMap { variant in
+            artifacts[variant.name].map { canary(variant, artifact: $0, responses: responses, items: items) }
+        }
+        return evaluate(results, canaries: canaries)
+    }
+
+    /// The checks of merged shards (`gambit merge`, `gambit slurm merge`), judged again over the pooled
+    /// utterances, as one process would have judged them: a shard's checks see only its own utterances. The
+    /// canary needs the decoders' answers, which results do not keep, so each variant's canary stays as the
+    /// merge combined the shards' (passed only if it passed in every shard).
+    /// A check the merge holds but this code does not make (from results of another version) is kept as combined.
+    public static func reevaluated(_ merged: RunResults) -> [Check] {
+        var checks = merged.checks
+        for check in evaluate(merged, canaries: []) {
+            if let index = checks.firstIndex(where: { $0.name == check.name }) {
+                checks[index] = check
+            } else {
+                checks.append(check)
+            }
+        }
+        return checks
+    }
+
+    static func evaluate(_ results: RunResults, canaries: [Check]) -> [Check] {
         var checks: [Check] = []
         let denial = results.networkDenial
         checks.append(
@@ -97,10 +121,7 @@ public enum Checks {
                         : "\(ignored) of \(served.count) utterances were served without customization"))
         }
 
-        for variant in results.variants {
-            guard let artifact = artifacts[variant.name] else { continue }
-            checks.append(canary(variant, artifact: artifact, responses: responses, items: items))
-        }
+        checks += canaries
 
         checks += comparisonChecks(results)
 

@@ -373,10 +373,7 @@ public final class Runner {
         guard !responses.isEmpty else { return .none }
         let denied = responses.filter { $0.networkDenied == true }.count
         let methods = Set(responses.map { $0.networkIsolation ?? "unknown (decoded by an older Gambit)" }).sorted()
-        return NetworkDenialEvidence(
-            method: methods.joined(separator: "; "), verified: denied == responses.count,
-            detail: "\(denied) of \(responses.count) utterance decodings ran in a worker whose connect(127.0.0.1:9) "
-                + "failed with ENETUNREACH")
+        return .workers(denied: denied, of: responses.count, methods: methods)
     }
 
     /// Loads a corpus's entries, synthesising its audio first when the suite gives texts and the

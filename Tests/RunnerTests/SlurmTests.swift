@@ -81,6 +81,11 @@ struct SlurmClusterTests {
         let single = try suite.run(output: "single")
         #expect(AccuracyView(merged) == AccuracyView(single))
         #expect(merged.systems.map(\.key) == single.systems.map(\.key))
+        // The checks are judged over every shard's utterances, as the one process judged them.
+        #expect(merged.checks.map(\.name) == single.checks.map(\.name))
+        for (a, b) in zip(merged.checks, single.checks) where !a.name.hasPrefix("canary") {
+            #expect(a.passed == b.passed && a.message == b.message, "\(a.name): \(a.message) vs \(b.message)")
+        }
     }
 }
 

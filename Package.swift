@@ -70,7 +70,9 @@ let package = Package(
         // creates recognizers and decoders (Tests/RecognitionTests/OneWayToDecodeTests checks).
         .target(
             name: "Recognition",
-            dependencies: ["Audio", "PocketSphinx", "Results", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "Audio", "PocketSphinx", "Results", "Scoring", .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
 
         .target(name: "Scoring"),

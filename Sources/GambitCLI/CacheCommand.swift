@@ -101,7 +101,7 @@ struct CacheCommand: ParsableCommand {
 }
 
 extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
+    func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

@@ -52,6 +52,9 @@ public final class SphinxDecoder {
         public var endFrame: Int
         /// The word's posterior probability in the lattice, 0…1.
         public var posterior: Double
+        /// The word's acoustic score and language-model score, in the decoder's log base (larger is better).
+        public var acousticScore: Int = 0
+        public var languageScore: Int = 0
     }
 
     /// Starts a decoder: acoustic model, dictionary and language model are read now.
@@ -167,10 +170,15 @@ public final class SphinxDecoder {
             var start: Int32 = 0
             var end: Int32 = 0
             ps_seg_frames(segment, &start, &end)
+            var acoustic: Int32 = 0
+            var language: Int32 = 0
+            var backoff: Int32 = 0
+            _ = ps_seg_prob(segment, &acoustic, &language, &backoff)
             segments.append(
                 Segment(
                     word: String(cString: ps_seg_word(segment)), startFrame: Int(start), endFrame: Int(end),
-                    posterior: gambit_ps_seg_posterior(pointer, segment)))
+                    posterior: gambit_ps_seg_posterior(pointer, segment), acousticScore: Int(acoustic),
+                    languageScore: Int(language)))
             iterator = ps_seg_next(segment)
         }
         return segments
@@ -218,6 +226,40 @@ public final class Lattice {
 
     deinit {
         ps_lattice_free(pointer)
+    }
+
+    /// One word hypothesis of the lattice: the word (base spelling, without a pronunciation number) and
+    /// the frames it starts at and may end at.
+    public struct Node: Sendable, Hashable {
+        public var word: String
+        public var startFrame: Int
+        public var firstEndFrame: Int
+        public var lastEndFrame: Int
+    }
+
+    /// Every node of the lattice.
+    ///
+    /// The corresponding C functions are `ps_latnode_iter`, `ps_latnode_iter_node`, `ps_latnode_iter_next`,
+    /// `ps_latnode_times` and `ps_latnode_baseword`.
+    public func nodes() -> [Node] {
+        var nodes: [Node] = []
+        var iterator = ps_latnode_iter(pointer)
+        // The iterator frees itself when it runs out.
+        while let current = iterator {
+            if let node = ps_latnode_iter_node(current) {
+                var firstEnd: Int16 = 0
+                var lastEnd: Int16 = 0
+                let start = ps_latnode_times(node, &firstEnd, &lastEnd)
+                if let word = ps_latnode_baseword(pointer, node) {
+                    nodes.append(
+                        Node(
+                            word: String(cString: word), startFrame: Int(start), firstEndFrame: Int(firstEnd),
+                            lastEndFrame: Int(lastEnd)))
+                }
+            }
+            iterator = ps_latnode_iter_next(current)
+        }
+        return nodes
     }
 
     /// The words along the best path under `model` (engine spellings, fillers included), or nil

@@ -16,7 +16,7 @@ struct DecodedUtterance {
 ///
 /// Not thread-safe: a decoder belongs to one task at a time.
 final class Decoder {
-    private let engine: SphinxDecoder
+    let engine: SphinxDecoder
     private let frameRate: Double
     /// The base language model file, for rescoring lattices without the customization.
     private let baseLanguageModel: URL

@@ -1,0 +1,293 @@
+import Audio
+import Foundation
+import PocketSphinx
+import Results
+import Scoring
+
+/// Explains a customized decode's boosted-word errors through the engine: it decodes each utterance again
+/// keeping its lattice, force-aligns the reference with PocketSphinx's own search (a grammar of the
+/// reference words, their alternative pronunciations included, with wide beams), and rescores the lattices
+/// at other weights. No acoustic model of its own. Not thread-safe: one owner.
+public final class Diagnostician {
+    private let decoder: Decoder
+    private let aligner: Decoder
+    private let custom: LanguageModelConfiguration
+    /// Every word of the decoder's dictionary (base spelling): what a forced alignment can say.
+    public let dictionaryWords: Set<String>
+    /// The words of the dictionary's compound tokens (`albin_counter`): said within the compound.
+    public let compoundParts: Set<String>
+
+    /// One utterance to explain.
+    public struct Utterance: Sendable {
+        public var samples: [Int16]
+        public var reference: [String]
+        public var errors: [BoostedWordError]
+
+        public init(samples: [Int16], reference: [String], errors: [BoostedWordError]) {
+            self.samples = samples
+            self.reference = reference
+            self.errors = errors
+        }
+    }
+
+    /// The weights tried when rescoring, beside the variant's own.
+    public static let weightLadder: [Double] = [0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99]
+    /// Frames either side of the aligned word within which a lattice node counts as the same place.
+    static let slack = 15
+
+    /// - Parameters:
+    ///   - settings: The run's decoder settings: the lattices come from the search the run used.
+    ///   - custom: The variant's customized model, as the run decoded with it.
+    public init(model: AcousticModel, settings: DecoderSettings, custom: LanguageModelConfiguration)
+        throws(RecognitionError)
+    {
+        self.model = model
+        self.settings = settings
+        decoder = try Decoder(model: model, settings: settings, custom: custom)
+        aligner = try Decoder(model: model, settings: Self.wide(.standard), custom: custom)
+        self.custom = custom
+        var words = Set<String>()
+        var parts = Set<String>()
+        for url in [model.dictionary, custom.vocabulary] {
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n") {
+                guard let first = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first else { continue }
+                let word = EngineWords.display(String(first)) ?? String(first)
+                words.insert(word)
+                if word.contains("_") { parts.formUnion(word.split(separator: "_").map(String.init)) }
+            }
+        }
+        dictionaryWords = words
+        compoundParts = parts
+    }
+
+    private let model: AcousticModel
+    private let settings: DecoderSettings
+    /// Decoders made when an error needs them: the run's settings with wide beams, and the run's beams at the
+    /// top of the weight ladder.
+    private var wideDecoder: Decoder?
+    private var heavyDecoder: Decoder?
+
+    /// Beams far wider than the engine's defaults (1e-48 and 7e-29): what the search keeps when pruning
+    /// is not what decides.
+    static func wide(_ settings: DecoderSettings) -> DecoderSettings {
+        var wide = settings
+        wide.beam = 1e-80
+        wide.wordBeam = 1e-60
+        return wide
+    }
+
+    /// The heaviest weight tried: a word that does not win even here is not lost on weight.
+    static var topWeight: Double { weightLadder.last! }
+
+    /// What the run's decode gives for `samples`: the hypothesis the errors come from.
+    public func transcribe(_ samples: [Int16]) throws(RecognitionError) -> String {
+        try decoder.decode(samples, alternatives: 0).hypothesis
+    }
+
+    /// The cause of every error of every utterance, in order.
+    ///
+    /// 1. Each utterance is decoded as the run decoded it, keeping its lattice, and its reference is
+    ///    force-aligned with wide beams.
+    /// 2. A missed word in the lattice near where it was said is a language-model loss; the lattices are
+    ///    rescored at each weight of ``weightLadder`` to find the smallest that fixes it.
+    /// 3. A missed word not in the lattice is decoded again with wide beams: if it wins, the search pruned it.
+    ///    Else at the top weight: if it wins, it is a language-model loss (with the smallest weight found by
+    ///    rescoring that lattice). Else the forced alignment decides: the reference fits at least as well as the
+    ///    hypothesis (pruned), or worse (pronunciation or acoustics).
+    /// 4. An inserted word that goes at a lower weight is the language model's; one that stays with the base
+    ///    model alone is the audio's.
+    /// - Parameter progress: Called with (done, total) as utterances are examined.
+    public func diagnose(_ utterances: [Utterance], progress: ((Int, Int) -> Void)? = nil) throws(RecognitionError)
+        -> [[ErrorDiagnosis]]
+    {
+        var lattices: [Lattice?] = []
+        var evidence: [Evidence] = []
+        for (index, utterance) in utterances.enumerated() {
+            let decoded = try decoder.decode(utterance.samples, alternatives: 0)
+            let lattice = decoder.engine.lattice()
+            lattices.append(lattice)
+            let nodes = lattice?.nodes() ?? []
+            evidence.append(
+                Evidence(
+                    hypothesis: decoded.hypothesis, nodes: nodes, alignment: try align(utterance),
+                    referenceFits: try contest(utterance, against: decoded.hypothesis)))
+            progress?(index + 1, utterances.count)
+        }
+        // Each weight rescores every lattice at once: the models are read once per weight.
+        let rescored = try rescore(lattices)
+        var results = utterances.indices.map { u in
+            utterances[u].errors.map { error in
+                classify(error, utterance: utterances[u], evidence: evidence[u], rescored: rescored, index: u)
+            }
+        }
+        // Missed words the lattice lacks: the experiments that tell the beam from the weight.
+        var heavy: [(utterance: Int, error: Int, lattice: Lattice?)] = []
+        for u in results.indices {
+            for e in results[u].indices where results[u][e].needsExperiment {
+                let error = results[u][e].error
+                if wideDecoder == nil {
+                    wideDecoder = try Decoder(model: model, settings: Self.wide(settings), custom: custom)
+                }
+                let wide = try wideDecoder!.decode(utterances[u].samples, alternatives: 0).hypothesis
+                if Self.recognizes(error, reference: utterances[u].reference, hypothesis: wide) {
+                    results[u][e].cause = .pruned
+                    continue
+                }
+                // A reference that fits the audio worse than the hypothesis is the pronunciation's or the audio's
+                // fault, even if a heavy enough weight forces the word through.
+                guard !custom.containsBaseModel, results[u][e].referenceFits != false else { continue }
+                if heavyDecoder == nil {
+                    var top = custom
+                    top.weight = Self.topWeight
+                    heavyDecoder = try Decoder(model: model, settings: settings, custom: top)
+                }
+                let decoded = try heavyDecoder!.decode(utterances[u].samples, alternatives: 0).hypothesis
+                if Self.recognizes(error, reference: utterances[u].reference, hypothesis: decoded) {
+                    results[u][e].cause = .languageModel
+                    results[u][e].fixingWeight = Self.topWeight
+                    heavy.append((u, e, heavyDecoder!.engine.lattice()))
+                }
+            }
+        }
+        // The smallest weight that fixes each of those, from its heavy lattice.
+        if !heavy.isEmpty, let decoder = heavyDecoder {
+            for weight in Self.weightLadder.reversed() where weight > custom.weight && weight < Self.topWeight {
+                let words = try decoder.rescore(heavy.map(\.lattice), customModel: custom.languageModel, weight: weight)
+                for (item, hypothesis) in zip(heavy, words)
+                where Self.recognizes(
+                    results[item.utterance][item.error].error, reference: utterances[item.utterance].reference,
+                    hypothesis: hypothesis)
+                {
+                    results[item.utterance][item.error].fixingWeight = weight
+                }
+            }
+        }
+        return results
+    }
+
+    /// Each lattice's best path at every weight of the ladder but the variant's own (none for a merged model,
+    /// whose weight is built in).
+    func rescore(_ lattices: [Lattice?]) throws(RecognitionError) -> [Double: [String]] {
+        var rescored: [Double: [String]] = [:]
+        guard !custom.containsBaseModel else { return rescored }
+        for weight in Self.weightLadder where weight != custom.weight {
+            rescored[weight] = try decoder.rescore(lattices, customModel: custom.languageModel, weight: weight)
+        }
+        return rescored
+    }
+
+    struct Evidence {
+        var hypothesis: String
+        var nodes: [Lattice.Node]
+        /// The reference's forced alignment: each reference word's frames.
+        var alignment: [(start: Int, end: Int)]?
+        /// Whether the reference fits the audio at least as well as the hypothesis.
+        var referenceFits: Bool?
+    }
+
+    /// Forced alignment of the reference: a one-sentence grammar searched with wide beams; each word's frames,
+    /// or nil when a reference word is outside the dictionary or no path survives.
+    func align(_ utterance: Utterance) throws(RecognitionError) -> [(start: Int, end: Int)]? {
+        guard let segments = try force([utterance.reference], samples: utterance.samples) else { return nil }
+        let words = segments.filter { EngineWords.display($0.word) != nil }
+        guard words.count == utterance.reference.count else { return nil }
+        return words.map { ($0.startFrame, $0.endFrame) }
+    }
+
+    /// Whether the audio fits the reference at least as well as `hypothesis`: both offered to one search,
+    /// which keeps the better (the reference wins ties, as it comes first). Nil when a word of either is
+    /// outside the dictionary.
+    func contest(_ utterance: Utterance, against hypothesis: String) throws(RecognitionError) -> Bool? {
+        let hypothesisWords = hypothesis.split(separator: " ").map { String($0).lowercased() }
+        guard hypothesisWords != utterance.reference else { return true }
+        guard let segments = try force([utterance.reference, hypothesisWords], samples: utterance.samples) else {
+            return nil
+        }
+        return segments.compactMap { EngineWords.display($0.word) } == utterance.reference
+    }
+
+    /// The segments of the best path through a grammar of these sentences (alternatives), with wide beams;
+    /// nil when a word is outside the dictionary or no path survives.
+    func force(_ sentences: [[String]], samples: [Int16]) throws(RecognitionError) -> [SphinxDecoder.Segment]? {
+        guard sentences.allSatisfy({ $0.allSatisfy(dictionaryWords.contains) }), !sentences[0].isEmpty else {
+            return nil
+        }
+        let alternatives = sentences.map { $0.isEmpty ? "<NULL>" : $0.joined(separator: " ") }
+        let grammar =
+            "#JSGF V1.0;\ngrammar align;\npublic <sentence> = "
+            + alternatives.map { "( \($0) )" }.joined(separator: " | ") + " ;\n"
+        do {
+            try aligner.engine.setGrammar(grammar, named: "align")
+            try aligner.engine.activateSearch(named: "align")
+        } catch {
+            return nil
+        }
+        _ = try aligner.decode(samples, alternatives: 0)
+        let segments = aligner.engine.segments()
+        return segments.contains { EngineWords.display($0.word) != nil } ? segments : nil
+    }
+
+    func classify(
+        _ error: BoostedWordError, utterance: Utterance, evidence: Evidence, rescored: [Double: [String]], index: Int
+    ) -> ErrorDiagnosis {
+        var diagnosis = ErrorDiagnosis(error: error, cause: .undetermined)
+        let span = error.referenceIndex.flatMap { i in evidence.alignment.map { $0[i] } }
+        diagnosis.startFrame = span?.start
+        diagnosis.endFrame = span?.end
+        diagnosis.referenceFits = evidence.referenceFits
+        switch error.kind {
+        case .missed:
+            guard dictionaryWords.contains(error.word) || compoundParts.contains(error.word) else {
+                diagnosis.cause = .unpronounceable
+                return diagnosis
+            }
+            let inLattice = evidence.nodes.contains { node in
+                // A compound token (albin_counter) holds the word too.
+                guard node.word == error.word || node.word.split(separator: "_").contains(Substring(error.word))
+                else { return false }
+                guard let span else { return true }
+                return node.startFrame <= span.end + Self.slack && node.lastEndFrame >= span.start - Self.slack
+            }
+            diagnosis.inLattice = inLattice
+            diagnosis.fixingWeight = Self.weightLadder.filter { $0 > custom.weight }.first { weight in
+                guard let words = rescored[weight]?[index] else { return false }
+                return Self.recognizes(error, reference: utterance.reference, hypothesis: words)
+            }
+            if inLattice {
+                diagnosis.cause = .languageModel
+            } else if let fits = diagnosis.referenceFits {
+                // Until the experiments say otherwise: a reference that fits at least as well was pruned.
+                diagnosis.cause = fits ? .pruned : .acoustics
+            }
+        case .inserted:
+            diagnosis.inLattice = true
+            diagnosis.fixingWeight = Self.weightLadder.filter { $0 < custom.weight }.reversed().first { weight in
+                guard let words = rescored[weight]?[index] else { return false }
+                return !Self.inserts(error.word, reference: utterance.reference, hypothesis: words)
+            }
+            // Without the customization's weight the word goes: the language model put it there. If it stays
+            // with the base model alone, the audio sounds like it.
+            if diagnosis.fixingWeight != nil || custom.containsBaseModel {
+                diagnosis.cause = .languageModel
+            } else {
+                diagnosis.cause = .acoustics
+            }
+        }
+        return diagnosis
+    }
+
+    /// Whether `hypothesis` gets the missed reference word right.
+    static func recognizes(_ error: BoostedWordError, reference: [String], hypothesis: String) -> Bool {
+        guard let target = error.referenceIndex else { return false }
+        let words = hypothesis.split(separator: " ").map { String($0).lowercased() }
+        let pair = Aligner.align(reference: reference, hypothesis: words).pairs.first { $0.referenceIndex == target }
+        return pair.map { $0.hypothesis == $0.reference } ?? false
+    }
+
+    /// Whether `hypothesis` has more of `word` than the reference.
+    static func inserts(_ word: String, reference: [String], hypothesis: String) -> Bool {
+        let words = hypothesis.split(separator: " ").map { String($0).lowercased() }
+        return words.filter { $0 == word }.count > reference.filter { $0 == word }.count
+    }
+}

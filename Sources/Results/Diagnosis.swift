@@ -1,0 +1,253 @@
+import Foundation
+import Scoring
+
+/// Why a customized decode got a boosted word wrong, from the engine's own evidence.
+public enum ErrorCause: String, Codable, CodingKeyRepresentable, Sendable, CaseIterable {
+    /// The word has no pronunciation in the decoder's dictionary: nothing can make it recognized.
+    case unpronounceable
+    /// The word was in the lattice where it was said (or, inserted, the language model put it there), but the
+    /// best path went elsewhere: more weight or count (less, for an insertion) fixes it.
+    case languageModel = "language-model"
+    /// The word was not in the lattice, yet the reference aligns with the audio at least as well as the
+    /// hypothesis: the search pruned it, and a wider beam, not more count, would keep it.
+    case pruned
+    /// The reference aligns with the audio worse than the hypothesis: the pronunciation does not match what
+    /// was said, or the audio does not carry the word clearly.
+    case acoustics
+    /// The evidence could not be gathered: the reference has a word outside the dictionary, so it cannot be
+    /// aligned, and the word was not in the lattice.
+    case undetermined
+
+    /// How a person reads the cause.
+    public var phrase: String {
+        switch self {
+        case .unpronounceable: "unpronounceable"
+        case .languageModel: "fixable by count or weight"
+        case .pruned: "pruned by search"
+        case .acoustics: "pronunciation or acoustics"
+        case .undetermined: "undetermined"
+        }
+    }
+}
+
+/// One boosted-word error of a customized decode: a boosted reference word it missed, or a boosted word
+/// it put where nobody said it.
+public struct BoostedWordError: Codable, Sendable, Hashable {
+    public enum Kind: String, Codable, Sendable {
+        case missed, inserted
+    }
+
+    public var word: String
+    public var kind: Kind
+    /// The word's place among the reference words (missed).
+    public var referenceIndex: Int?
+    /// What the hypothesis had in its place (missed: nil for a deletion), or what the reference had where the
+    /// word was inserted (nil when nothing).
+    public var competitor: String?
+
+    public init(word: String, kind: Kind, referenceIndex: Int? = nil, competitor: String? = nil) {
+        self.word = word
+        self.kind = kind
+        self.referenceIndex = referenceIndex
+        self.competitor = competitor
+    }
+
+    /// The boosted-word errors of an aligned utterance: each boosted reference word aligned to anything
+    /// but itself, and each boosted hypothesis word aligned to anything but itself.
+    public static func errors(in alignment: [AlignedPair], boosted: Set<String>) -> [BoostedWordError] {
+        var errors: [BoostedWordError] = []
+        for pair in alignment {
+            if let reference = pair.reference, boosted.contains(reference), pair.hypothesis != reference {
+                errors.append(
+                    BoostedWordError(
+                        word: reference, kind: .missed, referenceIndex: pair.referenceIndex,
+                        competitor: pair.hypothesis))
+            }
+            if let hypothesis = pair.hypothesis, boosted.contains(hypothesis), pair.reference != hypothesis {
+                errors.append(
+                    BoostedWordError(
+                        word: hypothesis, kind: .inserted, referenceIndex: pair.referenceIndex,
+                        competitor: pair.reference))
+            }
+        }
+        return errors
+    }
+}
+
+/// The cause of one boosted-word error, and the evidence for it.
+public struct ErrorDiagnosis: Codable, Sendable, Equatable {
+    public var error: BoostedWordError
+    public var cause: ErrorCause
+    /// Whether the word was in the decode's lattice near where the reference says it (anywhere, when the
+    /// reference could not be aligned); nil for an unpronounceable word.
+    public var inLattice: Bool?
+    /// Whether the audio fits the reference at least as well as the hypothesis: both sentences offered to
+    /// one forced-alignment search (a grammar of the two alternatives), which keeps the better fit. Nil when
+    /// the reference has a word outside the dictionary. (Scores of two separate searches are not
+    /// comparable: PocketSphinx normalises each frame by the best senone the search computed.)
+    public var referenceFits: Bool?
+    /// The weight at which rescoring the lattice fixes the error: the smallest above the variant's (missed)
+    /// or the largest below it (inserted); nil when none of those tried does, or the mix cannot be rescored
+    /// at another weight.
+    public var fixingWeight: Double?
+    /// Frames (10 ms) of the word in the reference's forced alignment.
+    public var startFrame: Int?
+    public var endFrame: Int?
+
+    /// A missed, pronounceable word the lattice lacks: decoding again with wide beams, then at a heavier
+    /// weight, tells whether the search or the weight lost it.
+    public var needsExperiment: Bool {
+        error.kind == .missed && inLattice == false && cause != .unpronounceable
+    }
+
+    public init(
+        error: BoostedWordError, cause: ErrorCause, inLattice: Bool? = nil, referenceFits: Bool? = nil,
+        fixingWeight: Double? = nil, startFrame: Int? = nil, endFrame: Int? = nil
+    ) {
+        self.error = error
+        self.cause = cause
+        self.inLattice = inLattice
+        self.referenceFits = referenceFits
+        self.fixingWeight = fixingWeight
+        self.startFrame = startFrame
+        self.endFrame = endFrame
+    }
+}
+
+/// `gambit diagnose`: why each boosted-word error of a run's customized decodes happened, per variant.
+public struct DiagnosisReport: Codable, Sendable, Equatable {
+    public var suite: String
+    public var variants: [VariantDiagnosis]
+
+    public init(suite: String, variants: [VariantDiagnosis]) {
+        self.suite = suite
+        self.variants = variants
+    }
+
+    /// Every word of private training data masked, as the run's reports mask them.
+    public func masked(by masker: PrivateTermMasker) -> DiagnosisReport {
+        guard !masker.isEmpty else { return self }
+        var copy = self
+        for v in copy.variants.indices {
+            for t in copy.variants[v].terms.indices {
+                copy.variants[v].terms[t].word = masker.word(copy.variants[v].terms[t].word)
+            }
+            for u in copy.variants[v].utterances.indices {
+                var utterance = copy.variants[v].utterances[u]
+                utterance.id = masker.text(utterance.id)
+                utterance.reference = masker.text(utterance.reference)
+                utterance.hypothesis = masker.text(utterance.hypothesis)
+                for d in utterance.diagnoses.indices {
+                    utterance.diagnoses[d].error.word = masker.word(utterance.diagnoses[d].error.word)
+                    utterance.diagnoses[d].error.competitor = utterance.diagnoses[d].error.competitor.map(masker.word)
+                }
+                copy.variants[v].utterances[u] = utterance
+            }
+        }
+        return copy
+    }
+}
+
+/// One variant's boosted-word errors and their causes.
+public struct VariantDiagnosis: Codable, Sendable, Equatable {
+    public var variant: String
+    /// The variant's weight, which rescoring compares against.
+    public var weight: Double
+    public var utterances: [UtteranceDiagnosis]
+    public var terms: [TermDiagnosis]
+    /// The customized decode time of the utterances examined (from the run), and the diagnosis's own time.
+    public var decodeSeconds: Double
+    public var diagnoseSeconds: Double
+
+    public init(
+        variant: String, weight: Double, utterances: [UtteranceDiagnosis], terms: [TermDiagnosis],
+        decodeSeconds: Double, diagnoseSeconds: Double
+    ) {
+        self.variant = variant
+        self.weight = weight
+        self.utterances = utterances
+        self.terms = terms
+        self.decodeSeconds = decodeSeconds
+        self.diagnoseSeconds = diagnoseSeconds
+    }
+
+    public var diagnoses: [ErrorDiagnosis] { utterances.flatMap(\.diagnoses) }
+
+    /// How many errors each cause explains.
+    public var byCause: [ErrorCause: Int] {
+        diagnoses.reduce(into: [:]) { $0[$1.cause, default: 0] += 1 }
+    }
+
+    /// "of 31 boosted-word errors, 12 are fixable by count or weight, 9 are pronunciation or acoustics, …"
+    public var sentence: String {
+        let all = diagnoses.count
+        guard all > 0 else { return "no boosted-word errors" }
+        let counts = byCause
+        let parts = ErrorCause.allCases.compactMap { cause -> String? in
+            guard let count = counts[cause], count > 0 else { return nil }
+            return "\(count) \(count == 1 ? "is" : "are") \(cause.phrase)"
+        }
+        return "of \(all) boosted-word \(all == 1 ? "error" : "errors"), " + parts.joined(separator: ", ")
+    }
+
+    /// The errors grouped by word: occurrences in the reference, misses and insertions by cause, and the
+    /// smallest change that fixes its language-model errors.
+    public static func terms(_ utterances: [UtteranceDiagnosis], occurrences: [String: Int], weight: Double)
+        -> [TermDiagnosis]
+    {
+        var terms: [String: TermDiagnosis] = [:]
+        for diagnosis in utterances.flatMap(\.diagnoses) {
+            let word = diagnosis.error.word
+            var term = terms[word] ?? TermDiagnosis(word: word, occurrences: occurrences[word] ?? 0)
+            switch diagnosis.error.kind {
+            case .missed: term.missed[diagnosis.cause, default: 0] += 1
+            case .inserted: term.inserted[diagnosis.cause, default: 0] += 1
+            }
+            if diagnosis.cause == .languageModel, let fix = diagnosis.fixingWeight {
+                switch diagnosis.error.kind {
+                case .missed: term.raiseWeightTo = max(term.raiseWeightTo ?? 0, fix)
+                case .inserted: term.lowerWeightTo = min(term.lowerWeightTo ?? 1, fix)
+                }
+            }
+            terms[word] = term
+        }
+        return terms.values.sorted { ($0.errors, $1.word) > ($1.errors, $0.word) }
+    }
+}
+
+/// One utterance's boosted-word errors, beside its reference and hypothesis.
+public struct UtteranceDiagnosis: Codable, Sendable, Equatable {
+    public var corpus: String
+    public var id: String
+    public var reference: String
+    public var hypothesis: String
+    public var diagnoses: [ErrorDiagnosis]
+
+    public init(corpus: String, id: String, reference: String, hypothesis: String, diagnoses: [ErrorDiagnosis]) {
+        self.corpus = corpus
+        self.id = id
+        self.reference = reference
+        self.hypothesis = hypothesis
+        self.diagnoses = diagnoses
+    }
+}
+
+/// One boosted word's errors by cause.
+public struct TermDiagnosis: Codable, Sendable, Equatable {
+    public var word: String
+    /// Times the reference says it, in the corpora examined.
+    public var occurrences: Int
+    public var missed: [ErrorCause: Int] = [:]
+    public var inserted: [ErrorCause: Int] = [:]
+    /// The weight at which rescoring fixes every miss the language model explains (nil: none does).
+    public var raiseWeightTo: Double?
+    /// The weight at which rescoring removes every insertion the language model explains.
+    public var lowerWeightTo: Double?
+
+    public init(word: String, occurrences: Int) {
+        self.word = word
+        self.occurrences = occurrences
+    }
+
+    public var errors: Int { missed.values.reduce(0, +) + inserted.values.reduce(0, +) }
+}

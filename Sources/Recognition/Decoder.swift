@@ -20,6 +20,8 @@ final class Decoder {
     private let frameRate: Double
     /// The base language model file, for rescoring lattices without the customization.
     private let baseLanguageModel: URL
+    /// Models read to rescore lattices with, by file.
+    private var rescoringModels: [URL: NGramModel] = [:]
     /// True once the decoder has processed audio in chunks: PocketSphinx then switches its cepstral
     /// mean normalisation to live mode for good, so batch results would differ slightly.
     private(set) var hasStreamed = false
@@ -173,10 +175,14 @@ final class Decoder {
         _ lattices: [Lattice?], customModel: URL?, weight: Double, containsBaseModel: Bool = false
     ) throws(RecognitionError) -> [String] {
         let configuration = engine.configuration
-        // The decoder's own search may be a merged model: read the models to score with from files.
+        // The decoder's own search may be a merged model: read the models to score with from files, once per
+        // decoder (a sweep or a diagnosis rescores at many weights; each set holds its own references).
         func read(_ url: URL) throws(RecognitionError) -> NGramModel {
+            if let model = rescoringModels[url] { return model }
             do {
-                return try NGramModel(contentsOf: url.path, logMath: engine.logMath, configuration: configuration)
+                let model = try NGramModel(contentsOf: url.path, logMath: engine.logMath, configuration: configuration)
+                rescoringModels[url] = model
+                return model
             } catch {
                 throw .customModelInvalid(path: url.path, reason: error.description)
             }

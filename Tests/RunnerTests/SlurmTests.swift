@@ -134,25 +134,10 @@ struct LocalSlurm {
         }
     }
 
-    /// Runs a Slurm command against this cluster; throws with its output when it fails.
+    /// Runs a Slurm command against this cluster; throws with what it printed when it fails.
     @discardableResult
     func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw SlurmFailure(
-                "\(([tool] + arguments).joined(separator: " ")) exited \(process.terminationStatus): \(output)")
-        }
-        return output
+        try TestSupport.run(tool, arguments, environment: environment)
     }
 
     /// Waits until `condition` holds, polling; throws after `timeout` seconds with the daemons' logs.

@@ -49,11 +49,15 @@ public enum TestSupport {
     }
 
     /// Runs a program and returns its standard output; throws with its standard error on failure.
+    /// `environment` replaces the child's environment (nil: ours).
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> String {
+    public static func run(
+        _ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil
+    ) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
         process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
+        if let environment { process.environment = environment }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

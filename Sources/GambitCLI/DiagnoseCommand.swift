@@ -16,10 +16,11 @@ struct Diagnose: ParsableCommand {
             For every boosted reference word a customized decode got wrong, and every boosted word it put where \
             nobody said it, the utterance is decoded again keeping its lattice, its reference is force-aligned \
             through PocketSphinx's own search, and the lattice is rescored at other weights: \
-            unpronounceable (no pronunciation in the dictionary); fixable by count or weight (in the lattice where \
+            unpronounceable (no pronunciation in the dictionary, or only a guess in place of the ones lint flagged); fixable by count or weight (in the lattice where \
             it was said; the smallest weight that fixes it is given); pruned by search (not in the lattice, yet \
             the reference fits the audio at least as well: widen the beam); pronunciation or acoustics (the \
-            reference fits worse). Writes RUN_DIR/diagnosis.json (private terms masked).
+            reference fits worse). The diagnosis joins the run's results (.gambit/results.json) and its reports \
+            (report.html, report.json, summary.md), private terms masked as elsewhere.
 
             """ + ExitStatus.doneOrRefused)
 
@@ -73,12 +74,13 @@ struct Diagnose: ParsableCommand {
                 try diagnose(spec, in: results, suite: suiteFile, toolchain: toolchain, progress: progress))
         }
         progress.finish()
-        let masked = report.masked(by: PrivateTermMasker(results))
-        for variant in masked.variants { print(Self.text(variant)) }
-        let file = runURL.appendingPathComponent("diagnosis.json")
-        try OutputPath.check(file, isInside: runURL)
-        try Data(Output.json(masked).utf8).write(to: file, options: .atomic)
-        print("wrote \(runFolder)/diagnosis.json")
+        // The diagnosis joins the run's results, and every report is written again with its section.
+        var diagnosed = results
+        diagnosed.diagnosis = report
+        try diagnosed.write(to: Runner.resultsFile(in: runURL))
+        _ = try ReportWriter.writeAll(diagnosed, to: runURL)
+        for variant in diagnosed.redactingPrivateTerms().diagnosis?.variants ?? [] { print(Self.text(variant)) }
+        print("wrote the diagnosis into \(runFolder)/report.html, report.json and summary.md")
     }
 
     /// One variant's errors, over every corpus it was decoded on.
@@ -110,9 +112,11 @@ struct Diagnose: ParsableCommand {
                 variant: spec.name, weight: weight, utterances: [], terms: [], decodeSeconds: 0, diagnoseSeconds: 0)
         }
         let artifact = try toolchain.prepare(spec.training, options: spec.prepareOptions).artifact
+        let lint = try Toolchain.loadTrainingData(spec.training).lint(limits: spec.prepareOptions.limits)
         var clock = Stopwatch()
         let diagnostician = try Diagnostician(
-            model: toolchain.model, settings: suite.decoder, custom: Toolchain.configuration(artifact, weight: weight))
+            model: toolchain.model, settings: suite.decoder, custom: Toolchain.configuration(artifact, weight: weight),
+            flaggedPronunciations: artifact.manifest.vocabulary.wordsWithOnlyFlaggedPronunciations(lint))
         let loader = AudioLoader()
         var clips: [Diagnostician.Utterance] = []
         for item in work {
@@ -143,20 +147,13 @@ struct Diagnose: ParsableCommand {
         let width = max(4, variant.terms.map(\.word.count).max() ?? 0)
         lines.append("  " + "term".padding(toLength: width, withPad: " ", startingAt: 0) + "  said  errors  causes")
         for term in variant.terms {
-            var causes: [String] = []
-            for cause in ErrorCause.allCases {
-                if let missed = term.missed[cause] { causes.append("\(missed) missed: \(cause.phrase)") }
-                if let inserted = term.inserted[cause] { causes.append("\(inserted) inserted: \(cause.phrase)") }
-            }
-            if let raise = term.raiseWeightTo { causes.append("fixed at weight \(raise)") }
-            if let lower = term.lowerWeightTo { causes.append("insertions gone at weight \(lower)") }
             lines.append(
                 "  " + term.word.padding(toLength: width, withPad: " ", startingAt: 0)
                     + String(term.occurrences).leftPadded(to: 6) + String(term.errors).leftPadded(to: 8) + "  "
-                    + causes.joined(separator: "; "))
+                    + ([term.causes] + (term.smallestFix.map { [$0] } ?? [])).joined(separator: "; "))
         }
         lines.append(
-            "  diagnosed \(variant.utterances.count) utterances in \(Output.seconds(variant.diagnoseSeconds)) "
+            "  \(variant.examined) in \(Output.seconds(variant.diagnoseSeconds)) "
                 + "(their customized decode: \(Output.seconds(variant.decodeSeconds)))")
         return lines.joined(separator: "\n")
     }

@@ -92,6 +92,16 @@ public struct Vocabulary: Codable, Sendable, Hashable {
         }
     }
 
+    /// Words the training data gave pronunciations that lint flagged (X-SAMPA symbols with no CMU phone),
+    /// none it accepted, and that the base dictionary lacks: what the recognizer has of them is a spelling
+    /// guess (or nothing), not what the data says.
+    public func wordsWithOnlyFlaggedPronunciations(_ lint: LintReport) -> Set<String> {
+        let flagged = Set(lint.pronunciationProblems.map { $0.grapheme.lowercased() })
+        let accepted = Set(lint.pronunciations.filter { !$0.phones.isEmpty }.map(\.word))
+        let guessed = Set(outOfVocabulary.filter { $0.resolution != .customPronunciation }.map(\.word))
+        return flagged.subtracting(accepted).intersection(guessed)
+    }
+
     /// Adds a dictionary entry for each compound's token, joined from its words' pronunciations
     /// (base dictionary first, then this vocabulary's own). A compound with a word that has no
     /// pronunciation gets none, and the recognizer cannot propose it.

@@ -235,12 +235,15 @@ public final class Lattice {
         public var startFrame: Int
         public var firstEndFrame: Int
         public var lastEndFrame: Int
+        /// The best posterior probability of the node's exits, 0…1; 0 unless the decoder computed the
+        /// lattice's posteriors (``SphinxDecoder/logPosterior()`` does).
+        public var posterior: Double = 0
     }
 
     /// Every node of the lattice.
     ///
     /// The corresponding C functions are `ps_latnode_iter`, `ps_latnode_iter_node`, `ps_latnode_iter_next`,
-    /// `ps_latnode_times` and `ps_latnode_baseword`.
+    /// `ps_latnode_times`, `ps_latnode_baseword` and `ps_latnode_prob`.
     public func nodes() -> [Node] {
         var nodes: [Node] = []
         var iterator = ps_latnode_iter(pointer)
@@ -254,7 +257,8 @@ public final class Lattice {
                     nodes.append(
                         Node(
                             word: String(cString: word), startFrame: Int(start), firstEndFrame: Int(firstEnd),
-                            lastEndFrame: Int(lastEnd)))
+                            lastEndFrame: Int(lastEnd),
+                            posterior: gambit_ps_latnode_posterior(decoder.pointer, pointer, node)))
                 }
             }
             iterator = ps_latnode_iter_next(current)

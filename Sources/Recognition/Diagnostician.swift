@@ -16,6 +16,9 @@ public final class Diagnostician {
     public let dictionaryWords: Set<String>
     /// The words of the dictionary's compound tokens (`albin_counter`): said within the compound.
     public let compoundParts: Set<String>
+    /// Words whose every supplied pronunciation lint flagged, left with a spelling guess: unpronounceable as
+    /// the training data means them.
+    public let flaggedPronunciations: Set<String>
 
     /// One utterance to explain.
     public struct Utterance: Sendable {
@@ -38,10 +41,14 @@ public final class Diagnostician {
     /// - Parameters:
     ///   - settings: The run's decoder settings: the lattices come from the search the run used.
     ///   - custom: The variant's customized model, as the run decoded with it.
-    public init(model: AcousticModel, settings: DecoderSettings, custom: LanguageModelConfiguration)
-        throws(RecognitionError)
-    {
+    ///   - flaggedPronunciations: Words whose every supplied pronunciation lint flagged and that the base
+    ///     dictionary lacks (see ``flaggedPronunciations``).
+    public init(
+        model: AcousticModel, settings: DecoderSettings, custom: LanguageModelConfiguration,
+        flaggedPronunciations: Set<String> = []
+    ) throws(RecognitionError) {
         self.model = model
+        self.flaggedPronunciations = flaggedPronunciations
         self.settings = settings
         decoder = try Decoder(model: model, settings: settings, custom: custom)
         aligner = try Decoder(model: model, settings: Self.wide(.standard), custom: custom)
@@ -238,17 +245,20 @@ public final class Diagnostician {
         diagnosis.referenceFits = evidence.referenceFits
         switch error.kind {
         case .missed:
+            if flaggedPronunciations.contains(error.word) {
+                diagnosis.cause = .unpronounceable
+                diagnosis.flaggedPronunciation = true
+                return diagnosis
+            }
             guard dictionaryWords.contains(error.word) || compoundParts.contains(error.word) else {
                 diagnosis.cause = .unpronounceable
                 return diagnosis
             }
-            let inLattice = evidence.nodes.contains { node in
-                // A compound token (albin_counter) holds the word too.
-                guard node.word == error.word || node.word.split(separator: "_").contains(Substring(error.word))
-                else { return false }
-                guard let span else { return true }
-                return node.startFrame <= span.end + Self.slack && node.lastEndFrame >= span.start - Self.slack
+            diagnosis.posterior = Self.posterior(of: error.word, in: evidence.nodes, near: span)
+            diagnosis.competitorPosterior = error.competitor.flatMap {
+                Self.posterior(of: $0, in: evidence.nodes, near: span)
             }
+            let inLattice = diagnosis.posterior != nil
             diagnosis.inLattice = inLattice
             diagnosis.fixingWeight = Self.weightLadder.filter { $0 > custom.weight }.first { weight in
                 guard let words = rescored[weight]?[index] else { return false }
@@ -262,6 +272,10 @@ public final class Diagnostician {
             }
         case .inserted:
             diagnosis.inLattice = true
+            diagnosis.posterior = Self.posterior(of: error.word, in: evidence.nodes, near: span)
+            diagnosis.competitorPosterior = error.competitor.flatMap {
+                Self.posterior(of: $0, in: evidence.nodes, near: span)
+            }
             diagnosis.fixingWeight = Self.weightLadder.filter { $0 < custom.weight }.reversed().first { weight in
                 guard let words = rescored[weight]?[index] else { return false }
                 return !Self.inserts(error.word, reference: utterance.reference, hypothesis: words)
@@ -275,6 +289,17 @@ public final class Diagnostician {
             }
         }
         return diagnosis
+    }
+
+    /// The best posterior among the lattice's nodes of `word` (or of a compound token holding it) near `span`
+    /// (anywhere without one); nil when there is none.
+    static func posterior(of word: String, in nodes: [Lattice.Node], near span: (start: Int, end: Int)?) -> Double? {
+        nodes.filter { node in
+            guard node.word == word || node.word.split(separator: "_").contains(Substring(word)) else { return false }
+            guard let span else { return true }
+            return node.startFrame <= span.end + slack && node.lastEndFrame >= span.start - slack
+        }
+        .map(\.posterior).max()
     }
 
     /// Whether `hypothesis` gets the missed reference word right.

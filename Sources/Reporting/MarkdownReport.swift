@@ -77,6 +77,7 @@ public struct MarkdownReport: Sendable {
         line()
         line("Δ in percentage points, customized − baseline (negative is better); ✱ significant at 95%.")
         breakdowns(line)
+        diagnosis(line)
         if !results.checks.isEmpty {
             line()
             line("### Checks")
@@ -135,6 +136,34 @@ public struct MarkdownReport: Sendable {
                                 ? "—" : Format.rate(group.boostedWordErrorRate, group.boostedWordErrorRateInterval))
                             + " |")
                 }
+            }
+            line("")
+            line("</details>")
+        }
+    }
+
+    /// Why the boosted-word errors happened (`gambit diagnose`): per variant its sentence and a folded table of
+    /// its terms. Nothing until the run is diagnosed.
+    private func diagnosis(_ line: (String) -> Void) {
+        guard let report = results.diagnosis, !report.variants.isEmpty else { return }
+        line("")
+        line("### Diagnosis")
+        line("")
+        for variant in report.variants {
+            line("- **\(Self.inline(variant.variant))**: \(Self.inline(variant.sentence)).")
+        }
+        for variant in report.variants where !variant.terms.isEmpty {
+            line("")
+            line(
+                "<details><summary>\(Format.escape(Self.oneLine(variant.variant))): "
+                    + "\(variant.terms.count) terms</summary>")
+            line("")
+            line("| Term | Said | Errors | Causes | Smallest fix |")
+            line("|---|---:|---:|---|---|")
+            for term in variant.terms {
+                line(
+                    "| \(Self.inline(term.word)) | \(term.occurrences) | \(term.errors) | \(cell(term.causes)) | "
+                        + "\(cell(term.smallestFix ?? "—")) |")
             }
             line("")
             line("</details>")

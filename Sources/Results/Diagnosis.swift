@@ -93,6 +93,15 @@ public struct ErrorDiagnosis: Codable, Sendable, Equatable {
     /// Frames (10 ms) of the word in the reference's forced alignment.
     public var startFrame: Int?
     public var endFrame: Int?
+    /// The word's best posterior probability among the lattice's nodes of it near where it was said (missed) or
+    /// put (inserted), 0…1; nil when the lattice has none.
+    public var posterior: Double?
+    /// The competitor's (what the hypothesis had instead, or what the reference had where the word was
+    /// inserted) best posterior there; nil for none, or a competitor the lattice lacks.
+    public var competitorPosterior: Double?
+    /// True when the word is unpronounceable because every pronunciation the training data gave it was
+    /// flagged by lint (symbols X-SAMPA mapping does not support) and the dictionary's is a spelling guess.
+    public var flaggedPronunciation: Bool?
 
     /// A missed, pronounceable word the lattice lacks: decoding again with wide beams, then at a heavier
     /// weight, tells whether the search or the weight lost it.
@@ -102,7 +111,8 @@ public struct ErrorDiagnosis: Codable, Sendable, Equatable {
 
     public init(
         error: BoostedWordError, cause: ErrorCause, inLattice: Bool? = nil, referenceFits: Bool? = nil,
-        fixingWeight: Double? = nil, startFrame: Int? = nil, endFrame: Int? = nil
+        fixingWeight: Double? = nil, startFrame: Int? = nil, endFrame: Int? = nil, posterior: Double? = nil,
+        competitorPosterior: Double? = nil, flaggedPronunciation: Bool? = nil
     ) {
         self.error = error
         self.cause = cause
@@ -111,6 +121,9 @@ public struct ErrorDiagnosis: Codable, Sendable, Equatable {
         self.fixingWeight = fixingWeight
         self.startFrame = startFrame
         self.endFrame = endFrame
+        self.posterior = posterior
+        self.competitorPosterior = competitorPosterior
+        self.flaggedPronunciation = flaggedPronunciation
     }
 }
 
@@ -122,29 +135,6 @@ public struct DiagnosisReport: Codable, Sendable, Equatable {
     public init(suite: String, variants: [VariantDiagnosis]) {
         self.suite = suite
         self.variants = variants
-    }
-
-    /// Every word of private training data masked, as the run's reports mask them.
-    public func masked(by masker: PrivateTermMasker) -> DiagnosisReport {
-        guard !masker.isEmpty else { return self }
-        var copy = self
-        for v in copy.variants.indices {
-            for t in copy.variants[v].terms.indices {
-                copy.variants[v].terms[t].word = masker.word(copy.variants[v].terms[t].word)
-            }
-            for u in copy.variants[v].utterances.indices {
-                var utterance = copy.variants[v].utterances[u]
-                utterance.id = masker.text(utterance.id)
-                utterance.reference = masker.text(utterance.reference)
-                utterance.hypothesis = masker.text(utterance.hypothesis)
-                for d in utterance.diagnoses.indices {
-                    utterance.diagnoses[d].error.word = masker.word(utterance.diagnoses[d].error.word)
-                    utterance.diagnoses[d].error.competitor = utterance.diagnoses[d].error.competitor.map(masker.word)
-                }
-                copy.variants[v].utterances[u] = utterance
-            }
-        }
-        return copy
     }
 }
 
@@ -172,6 +162,11 @@ public struct VariantDiagnosis: Codable, Sendable, Equatable {
     }
 
     public var diagnoses: [ErrorDiagnosis] { utterances.flatMap(\.diagnoses) }
+
+    /// "1 utterance examined", "12 utterances examined".
+    public var examined: String {
+        "\(utterances.count) \(utterances.count == 1 ? "utterance" : "utterances") examined"
+    }
 
     /// How many errors each cause explains.
     public var byCause: [ErrorCause: Int] {
@@ -250,4 +245,72 @@ public struct TermDiagnosis: Codable, Sendable, Equatable {
     }
 
     public var errors: Int { missed.values.reduce(0, +) + inserted.values.reduce(0, +) }
+}
+
+extension TermDiagnosis {
+    /// The causes of its errors, e.g. "2 missed: fixable by count or weight; 1 inserted: pronunciation or
+    /// acoustics".
+    public var causes: String {
+        var parts: [String] = []
+        for cause in ErrorCause.allCases {
+            if let missed = missed[cause] { parts.append("\(missed) missed: \(cause.phrase)") }
+            if let inserted = inserted[cause] { parts.append("\(inserted) inserted: \(cause.phrase)") }
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    /// The smallest weight changes that fix its language-model errors, e.g. "weight 0.7 fixes its misses";
+    /// nil when none does.
+    public var smallestFix: String? {
+        var parts: [String] = []
+        if let raise = raiseWeightTo { parts.append("weight \(Self.weight(raise)) fixes its misses") }
+        if let lower = lowerWeightTo { parts.append("weight \(Self.weight(lower)) removes its insertions") }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// A weight as written in a suite: 0.7, 0.05, 1e-06.
+    public static func weight(_ value: Double) -> String { String(format: "%g", value) }
+}
+
+extension ErrorDiagnosis {
+    /// The error as a person reads it: "albin → album", "albin deleted", "+albin (for alvin)".
+    public var label: String {
+        switch error.kind {
+        case .missed: error.competitor.map { "\(error.word) → \($0)" } ?? "\(error.word) deleted"
+        case .inserted: "+\(error.word)" + (error.competitor.map { " (for \($0))" } ?? "")
+        }
+    }
+
+    /// The evidence behind the cause, e.g. "in the lattice (posterior 0.04; album 0.95); weight 0.7 fixes it".
+    public var evidence: String {
+        var parts: [String] = []
+        if flaggedPronunciation == true {
+            parts.append("its only pronunciations are ones lint flagged")
+        } else if cause == .unpronounceable {
+            parts.append("no pronunciation in the dictionary")
+        }
+        if let inLattice {
+            var lattice = inLattice ? "in the lattice" : "not in the lattice"
+            let scores = [
+                posterior.map { "posterior " + Self.probability($0) },
+                competitorPosterior.flatMap { p in error.competitor.map { "\($0) " + Self.probability(p) } },
+            ].compactMap { $0 }
+            if !scores.isEmpty { lattice += " (" + scores.joined(separator: "; ") + ")" }
+            parts.append(lattice)
+        }
+        if let referenceFits, error.kind == .missed {
+            parts.append(
+                referenceFits
+                    ? "the reference fits the audio at least as well as the hypothesis"
+                    : "the hypothesis fits the audio better than the reference")
+        }
+        if let fixingWeight, cause == .languageModel {
+            parts.append("weight \(TermDiagnosis.weight(fixingWeight)) fixes it")
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    static func probability(_ value: Double) -> String {
+        value < 0.005 && value > 0 ? "<0.01" : String(format: "%.2f", value)
+    }
 }

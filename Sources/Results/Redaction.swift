@@ -123,6 +123,35 @@ public struct PrivateTermMasker: Sendable {
 }
 
 /// The masks of a run's names, one map per kind of name, so that every place a name appears reads the same.
+extension RunResults {
+    /// The diagnosis with every private word, and the names that hold one, masked as the records are.
+    fileprivate static func mask(_ report: DiagnosisReport, masker: PrivateTermMasker, names: NameMasks)
+        -> DiagnosisReport
+    {
+        var copy = report
+        copy.suite = masker.fragment(copy.suite)
+        for v in copy.variants.indices {
+            copy.variants[v].variant = names.variant(copy.variants[v].variant)
+            for t in copy.variants[v].terms.indices {
+                copy.variants[v].terms[t].word = masker.word(copy.variants[v].terms[t].word)
+            }
+            for u in copy.variants[v].utterances.indices {
+                var utterance = copy.variants[v].utterances[u]
+                utterance.corpus = names.corpus(utterance.corpus)
+                utterance.id = names.utterance(utterance.id)
+                utterance.reference = masker.text(utterance.reference)
+                utterance.hypothesis = masker.text(utterance.hypothesis)
+                for d in utterance.diagnoses.indices {
+                    utterance.diagnoses[d].error.word = masker.word(utterance.diagnoses[d].error.word)
+                    utterance.diagnoses[d].error.competitor = utterance.diagnoses[d].error.competitor.map(masker.word)
+                }
+                copy.variants[v].utterances[u] = utterance
+            }
+        }
+        return copy
+    }
+}
+
 private struct NameMasks {
     let masker: PrivateTermMasker
     let corpora: [String: String]
@@ -294,6 +323,7 @@ extension RunResults {
             return c
         }
         copy.networkDenial.detail = masker.fragment(copy.networkDenial.detail)
+        copy.diagnosis = copy.diagnosis.map { Self.mask($0, masker: masker, names: names) }
         return copy
     }
 }

@@ -39,6 +39,9 @@ public struct RunResults: Codable, Sendable, Equatable {
     public var sweep: SweepResults?
     /// Where the run's time went; nil for merged shards (each shard's are its own) and older results.
     public var timings: RunTimings?
+    /// Why each boosted-word error of the customized decodes happened, once `gambit diagnose` has examined the
+    /// run; nil before that, and in merged results.
+    public var diagnosis: DiagnosisReport?
 
     public init(
         run: RunInfo,

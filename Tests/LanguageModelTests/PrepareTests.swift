@@ -132,6 +132,29 @@ struct PrepareTests {
         #expect(vocabulary.dictionaryText(base: dictionary) == "tuolumne(2) T W AA L AH M IY\n")
     }
 
+    @Test("A word whose only supplied pronunciations lint flagged, and that the dictionary lacks, is listed")
+    func onlyFlaggedPronunciations() throws {
+        var data = CustomLanguageModelData(locale: Locale(identifier: "en_US"), identifier: "flags", version: "1")
+        data.insert(phrase: "zlotnik winawer pawn nimzo", count: 5)
+        // "x" has no CMU phone: lint flags it. Pawn is in the dictionary; nimzo has a good one beside the bad.
+        for (grapheme, phonemes) in [
+            ("Zlotnik", ["z l Q t n I x"]), ("Winawer", ["w I n aU @r"]), ("Pawn", ["p O x"]),
+            ("Nimzo", ["n I m z oU", "n I m x"]),
+        ] {
+            data.insert(term: CustomPronunciation(grapheme: grapheme, phonemes: phonemes))
+        }
+        let lint = data.lint()
+        let accepted = Dictionary(
+            lint.pronunciations.filter { !$0.phones.isEmpty }.map { ($0.word, [$0.phones]) }, uniquingKeysWith: +)
+        let vocabulary = Vocabulary.build(
+            words: ["zlotnik", "winawer", "pawn", "nimzo"], pronunciations: accepted,
+            dictionary: try toolchain.compiler.dictionary(), spellingAlternates: false)
+        #expect(Set(lint.pronunciationProblems.map(\.grapheme)) == ["Zlotnik", "Pawn", "Nimzo"])
+        #expect(vocabulary.wordsWithOnlyFlaggedPronunciations(lint) == ["zlotnik"])
+        // It still has a pronunciation: a spelling guess, not the one the data gave.
+        #expect(vocabulary.entries.first { $0.word == "zlotnik" }?.source == .spelling)
+    }
+
     @Test("Unknown words get spelling-based pronunciations from flite and are listed")
     func generatedPronunciations() throws {
         let dictionary = try toolchain.compiler.dictionary()

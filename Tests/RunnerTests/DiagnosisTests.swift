@@ -39,10 +39,11 @@ struct DiagnosisTests {
     }
 
     /// The errors on the boosted words when decoding with `custom` and `settings`, and their diagnoses.
-    func diagnose(_ custom: LanguageModelConfiguration, settings: DecoderSettings = .standard) throws
-        -> (errors: Int, diagnoses: [ErrorDiagnosis])
-    {
-        let diagnostician = try Diagnostician(model: .englishUS, settings: settings, custom: custom)
+    func diagnose(
+        _ custom: LanguageModelConfiguration, settings: DecoderSettings = .standard,
+        diagnostician given: Diagnostician? = nil
+    ) throws -> (errors: Int, diagnoses: [ErrorDiagnosis]) {
+        let diagnostician = try given ?? Diagnostician(model: .englishUS, settings: settings, custom: custom)
         var utterances: [Diagnostician.Utterance] = []
         for clip in clips {
             let hypothesis = try diagnostician.transcribe(clip.samples)
@@ -100,6 +101,20 @@ struct DiagnosisTests {
         let result = try diagnose(custom)
         #expect(result.errors >= 5, "\(Self.summary(result))")
         #expect(Self.share(.acoustics, result) >= 0.9, "\(Self.summary(result))")
+    }
+
+    @Test("Only pronunciations lint flagged: unpronounceable, and said so")
+    func flagged() throws {
+        // The data's pronunciation of winawer was flagged, so the vocabulary has a guess in its place: a wrong one.
+        var custom = configuration
+        custom.vocabulary = try vocabulary(replacingWith: ["winawer SH OY M AE G"])
+        let diagnostician = try Diagnostician(
+            model: .englishUS, settings: .standard, custom: custom, flaggedPronunciations: ["winawer"])
+        let result = try diagnose(custom, diagnostician: diagnostician)
+        #expect(result.errors >= 5, "\(Self.summary(result))")
+        #expect(Self.share(.unpronounceable, result) >= 0.9, "\(Self.summary(result))")
+        #expect(result.diagnoses.allSatisfy { $0.flaggedPronunciation == true })
+        #expect(result.diagnoses.first?.evidence.hasPrefix("its only pronunciations are ones lint flagged") == true)
     }
 
     @Test("Beam narrowed: pruned by search")

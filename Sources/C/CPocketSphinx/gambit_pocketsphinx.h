@@ -73,6 +73,12 @@ static inline double gambit_ps_seg_posterior(ps_decoder_t *ps, ps_seg_t *seg) {
     return logmath_exp(ps_get_logmath(ps), probability);
 }
 
+/// `ps_latnode_prob`'s best posterior of a lattice node as a linear probability (0 until posteriors are computed,
+/// e.g. by `ps_get_prob`).
+static inline double gambit_ps_latnode_posterior(ps_decoder_t *ps, ps_lattice_t *dag, ps_latnode_t *node) {
+    return logmath_exp(ps_get_logmath(ps), ps_latnode_prob(dag, node, NULL));
+}
+
 /// Fixes glibc's mmap threshold at 128 KiB. glibc raises the threshold each time a large block is
 /// freed, after which the next model's arrays come from the heap and are not returned to the system:
 /// a process that loads one language model after another would keep every model's memory.

@@ -34,6 +34,15 @@ enum HTMLAssets {
         .tag{font-size:11px;font-weight:650;text-transform:uppercase;letter-spacing:.06em;border-radius:4px;padding:1px 7px}
         .tag.domain{background:var(--boost-bg);color:var(--boost)}.tag.anti{background:#ffedd5;color:#9a3412}
         .tag.private{background:#f3e8ff;color:#7e22ce}
+        .causes{display:flex;gap:8px;flex-wrap:wrap;margin:6px 0 12px}.diag-sentence{margin:4px 0}
+        .cause{font-size:12px;font-weight:600;border-radius:4px;padding:1px 7px;white-space:nowrap}
+        .cause.unpronounceable{background:var(--del-bg);color:var(--del)}
+        .cause.language-model{background:var(--good-bg);color:var(--good)}
+        .cause.pruned{background:var(--boost-bg);color:var(--boost)}
+        .cause.acoustics{background:var(--sub-bg);color:var(--sub)}
+        .cause.undetermined{background:var(--flat-bg);color:var(--flat)}
+        .diag-utts{margin-top:12px}.diag-utts summary{cursor:pointer;color:var(--accent)}
+        .diag-utt{border-top:1px solid var(--line);padding:8px 0}.diag-utt ul{margin:4px 0 0;padding-left:20px}
         table{border-collapse:collapse;width:100%;font-size:13px}
         th{text-align:left;font-weight:600;color:var(--muted);font-size:11.5px;text-transform:uppercase;letter-spacing:.04em;
         border-bottom:1px solid var(--line);padding:6px 10px}

@@ -76,7 +76,9 @@ public struct HTMLReport: Sendable {
         out += "<nav class=\"toc\"><div class=\"wrap\">"
         for (anchor, title) in [
             ("summary", "Summary"), ("checks", "Checks"), ("charts", "Charts"), ("cost", "Latency & cost"),
-            ("terms", "Terms"), ("breakdowns", "By speaker"), ("utterances", "Utterances"), ("run", "Run"),
+            ("terms", "Terms"),
+        ] + (r.diagnosis == nil ? [] : [("diagnosis", "Diagnosis")]) + [
+            ("breakdowns", "By speaker"), ("utterances", "Utterances"), ("run", "Run"),
         ] {
             out += "<a href=\"#\(anchor)\">\(title)</a>"
         }
@@ -86,6 +88,7 @@ public struct HTMLReport: Sendable {
         out += charts()
         out += cost()
         out += terms()
+        out += diagnosis()
         out += breakdowns()
         out += utterances()
         out += provenance()

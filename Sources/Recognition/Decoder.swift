@@ -22,6 +22,9 @@ final class Decoder {
     private let baseLanguageModel: URL
     /// Models read to rescore lattices with, by file.
     private var rescoringModels: [URL: NGramModel] = [:]
+    /// The scorers installed for rescoring, by model files and weight: installing one builds a search over the
+    /// dictionary, which costs far more than scoring a lattice.
+    private var rescoringScorers: [String: NGramModel] = [:]
     /// True once the decoder has processed audio in chunks: PocketSphinx then switches its cepstral
     /// mean normalisation to live mode for good, so batch results would differ slightly.
     private(set) var hasStreamed = false
@@ -187,16 +190,24 @@ final class Decoder {
                 throw .customModelInvalid(path: url.path, reason: error.description)
             }
         }
-        let first = try read(containsBaseModel ? (customModel ?? baseLanguageModel) : baseLanguageModel)
-        let second = try customModel.flatMap { url throws(RecognitionError) in containsBaseModel ? nil : try read(url) }
+        let name = "rescore \(customModel?.path ?? "-") \(containsBaseModel) \(weight)"
         let scorer: NGramModel
-        do {
-            let set = try NGramModel.interpolating(
-                base: first, custom: second, weight: weight, configuration: configuration)
-            try engine.setLanguageModel(set, named: "rescore")
-            scorer = try engine.languageModel(named: "rescore")
-        } catch {
-            throw .decodeFailed(error)
+        if let installed = rescoringScorers[name] {
+            scorer = installed
+        } else {
+            let first = try read(containsBaseModel ? (customModel ?? baseLanguageModel) : baseLanguageModel)
+            let second = try customModel.flatMap { url throws(RecognitionError) in
+                containsBaseModel ? nil : try read(url)
+            }
+            do {
+                let set = try NGramModel.interpolating(
+                    base: first, custom: second, weight: weight, configuration: configuration)
+                try engine.setLanguageModel(set, named: name)
+                scorer = try engine.languageModel(named: name)
+            } catch {
+                throw .decodeFailed(error)
+            }
+            rescoringScorers[name] = scorer
         }
         let languageWeightRatio = Float(configuration.float("-bestpathlw") / configuration.float("-lw"))
         let acousticScale = Float(1 / configuration.float("-ascale"))

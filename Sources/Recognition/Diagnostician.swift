@@ -16,6 +16,8 @@ public final class Diagnostician {
     public let dictionaryWords: Set<String>
     /// The words of the dictionary's compound tokens (`albin_counter`): said within the compound.
     public let compoundParts: Set<String>
+    /// The base dictionary's words: what the recognizer can say without the customization.
+    let baseWords: Set<String>
     /// Words whose every supplied pronunciation lint flagged, left with a spelling guess: unpronounceable as
     /// the training data means them.
     public let flaggedPronunciations: Set<String>
@@ -55,17 +57,20 @@ public final class Diagnostician {
         self.custom = custom
         var words = Set<String>()
         var parts = Set<String>()
+        var base = Set<String>()
         for url in [model.dictionary, custom.vocabulary] {
             guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
             for line in text.split(separator: "\n") {
                 guard let first = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first else { continue }
                 let word = EngineWords.display(String(first)) ?? String(first)
                 words.insert(word)
+                if url == model.dictionary { base.insert(word) }
                 if word.contains("_") { parts.formUnion(word.split(separator: "_").map(String.init)) }
             }
         }
         dictionaryWords = words
         compoundParts = parts
+        baseWords = base
     }
 
     private let model: AcousticModel
@@ -92,94 +97,105 @@ public final class Diagnostician {
         try decoder.decode(samples, alternatives: 0).hypothesis
     }
 
-    /// The cause of every error of every utterance, in order.
-    ///
-    /// 1. Each utterance is decoded as the run decoded it, keeping its lattice, and its reference is
-    ///    force-aligned with wide beams.
-    /// 2. A missed word in the lattice near where it was said is a language-model loss; the lattices are
-    ///    rescored at each weight of ``weightLadder`` to find the smallest that fixes it.
-    /// 3. A missed word not in the lattice is decoded again with wide beams: if it wins, the search pruned it.
-    ///    Else at the top weight: if it wins, it is a language-model loss (with the smallest weight found by
-    ///    rescoring that lattice). Else the forced alignment decides: the reference fits at least as well as the
-    ///    hypothesis (pruned), or worse (pronunciation or acoustics).
-    /// 4. An inserted word that goes at a lower weight is the language model's; one that stays with the base
-    ///    model alone is the audio's.
+    /// The cause of every error of every utterance, in order (see ``diagnose(_:)``).
     /// - Parameter progress: Called with (done, total) as utterances are examined.
     public func diagnose(_ utterances: [Utterance], progress: ((Int, Int) -> Void)? = nil) throws(RecognitionError)
         -> [[ErrorDiagnosis]]
     {
-        var lattices: [Lattice?] = []
-        var evidence: [Evidence] = []
-        for (index, utterance) in utterances.enumerated() {
-            let decoded = try decoder.decode(utterance.samples, alternatives: 0)
-            let lattice = decoder.engine.lattice()
-            lattices.append(lattice)
-            let nodes = lattice?.nodes() ?? []
-            evidence.append(
-                Evidence(
-                    hypothesis: decoded.hypothesis, nodes: nodes, alignment: try align(utterance),
-                    referenceFits: try contest(utterance, against: decoded.hypothesis)))
-            progress?(index + 1, utterances.count)
-        }
-        // Each weight rescores every lattice at once: the models are read once per weight.
-        let rescored = try rescore(lattices)
-        var results = utterances.indices.map { u in
-            utterances[u].errors.map { error in
-                classify(error, utterance: utterances[u], evidence: evidence[u], rescored: rescored, index: u)
-            }
-        }
-        // Missed words the lattice lacks: the experiments that tell the beam from the weight.
-        var heavy: [(utterance: Int, error: Int, lattice: Lattice?)] = []
-        for u in results.indices {
-            for e in results[u].indices where results[u][e].needsExperiment {
-                let error = results[u][e].error
-                if wideDecoder == nil {
-                    wideDecoder = try Decoder(model: model, settings: Self.wide(settings), custom: custom)
-                }
-                let wide = try wideDecoder!.decode(utterances[u].samples, alternatives: 0).hypothesis
-                if Self.recognizes(error, reference: utterances[u].reference, hypothesis: wide) {
-                    results[u][e].cause = .pruned
-                    continue
-                }
-                // A reference that fits the audio worse than the hypothesis is the pronunciation's or the audio's
-                // fault, even if a heavy enough weight forces the word through.
-                guard !custom.containsBaseModel, results[u][e].referenceFits != false else { continue }
-                if heavyDecoder == nil {
-                    var top = custom
-                    top.weight = Self.topWeight
-                    heavyDecoder = try Decoder(model: model, settings: settings, custom: top)
-                }
-                let decoded = try heavyDecoder!.decode(utterances[u].samples, alternatives: 0).hypothesis
-                if Self.recognizes(error, reference: utterances[u].reference, hypothesis: decoded) {
-                    results[u][e].cause = .languageModel
-                    results[u][e].fixingWeight = Self.topWeight
-                    heavy.append((u, e, heavyDecoder!.engine.lattice()))
-                }
-            }
-        }
-        // The smallest weight that fixes each of those, from its heavy lattice.
-        if !heavy.isEmpty, let decoder = heavyDecoder {
-            for weight in Self.weightLadder.reversed() where weight > custom.weight && weight < Self.topWeight {
-                let words = try decoder.rescore(heavy.map(\.lattice), customModel: custom.languageModel, weight: weight)
-                for (item, hypothesis) in zip(heavy, words)
-                where Self.recognizes(
-                    results[item.utterance][item.error].error, reference: utterances[item.utterance].reference,
-                    hypothesis: hypothesis)
-                {
-                    results[item.utterance][item.error].fixingWeight = weight
-                }
-            }
+        var results: [[ErrorDiagnosis]] = []
+        for utterance in utterances {
+            results.append(try diagnose(utterance))
+            progress?(results.count, utterances.count)
         }
         return results
     }
 
-    /// Each lattice's best path at every weight of the ladder but the variant's own (none for a merged model,
+    /// The cause of each error of one utterance, in order.
+    ///
+    /// 1. The utterance is decoded as the run decoded it, keeping its lattice, and its reference is force-aligned
+    ///    with wide beams; reference and hypothesis are offered to one alignment search, which keeps the better fit.
+    /// 2. A missed word in the lattice near where it was said is a language-model loss; the lattice is rescored at
+    ///    each weight of ``weightLadder`` to find the smallest that fixes it.
+    /// 3. A missed word not in the lattice, whose reference fits the audio worse than the hypothesis, is the
+    ///    pronunciation's or the audio's. One that fits at least as well is decoded again with wide beams: if it
+    ///    wins, the search pruned it. Else at the top weight: if it wins, it is a language-model loss (with the
+    ///    smallest weight found by rescoring that lattice). Else it stays pruned: the audio holds it, the search
+    ///    did not keep it.
+    /// 4. An inserted word that goes at a lower weight is the language model's; one that stays with the base
+    ///    model alone is the audio's.
+    public func diagnose(_ utterance: Utterance) throws(RecognitionError) -> [ErrorDiagnosis] {
+        let decoded = try decoder.decode(utterance.samples, alternatives: 0)
+        let lattice = decoder.engine.lattice()
+        let evidence = Evidence(
+            hypothesis: decoded.hypothesis, nodes: lattice?.nodes() ?? [], alignment: try align(utterance),
+            referenceFits: try contest(utterance, against: decoded.hypothesis))
+        // Rescoring tells the weight that fixes an error the lattice holds; an utterance whose errors are all
+        // misses the lattice lacks needs none.
+        let rescored =
+            utterance.errors.contains { error in
+                error.kind == .inserted
+                    || evidence.nodes.contains { $0.word.split(separator: "_").contains(Substring(error.word)) }
+            } ? try rescore(lattice, with: decoder) : [:]
+        var results = utterance.errors.map {
+            classify($0, utterance: utterance, evidence: evidence, rescored: rescored)
+        }
+        // Missed words the lattice lacks: the experiments that tell the beam from the weight.
+        for e in results.indices where results[e].needsExperiment {
+            let error = results[e].error
+            if wideDecoder == nil {
+                wideDecoder = try Decoder(model: model, settings: Self.wide(settings), custom: custom)
+            }
+            let wide = try wideDecoder!.decode(utterance.samples, alternatives: 0).hypothesis
+            if Self.recognizes(error, reference: utterance.reference, hypothesis: wide) {
+                results[e].cause = .pruned
+                continue
+            }
+            guard !custom.containsBaseModel else { continue }
+            if heavyDecoder == nil {
+                var top = custom
+                top.weight = Self.topWeight
+                heavyDecoder = try Decoder(model: model, settings: settings, custom: top)
+            }
+            let heavy = try heavyDecoder!.decode(utterance.samples, alternatives: 0).hypothesis
+            guard Self.recognizes(error, reference: utterance.reference, hypothesis: heavy) else { continue }
+            results[e].cause = .languageModel
+            // The smallest weight that fixes it, from the heavy decode's lattice.
+            let heavyLattice = heavyDecoder!.engine.lattice()
+            let ladder = try rescore(heavyLattice, with: heavyDecoder!)
+            results[e].fixingWeight =
+                Self.weightLadder.first { weight in
+                    guard weight > custom.weight, let words = ladder[weight] else { return false }
+                    return Self.recognizes(error, reference: utterance.reference, hypothesis: words)
+                } ?? Self.topWeight
+        }
+        return results
+    }
+
+    /// What the run's decode of `samples` becomes at each of `weights`: its lattice's best path under the base
+    /// model interpolated with the variant's at that weight (none for a merged model, whose weight is built in).
+    /// What a fixing weight would cost elsewhere, without decoding at each weight.
+    public func rescored(_ samples: [Int16], weights: [Double]) throws(RecognitionError) -> [Double: String] {
+        guard !custom.containsBaseModel else { return [:] }
+        _ = try decoder.decode(samples, alternatives: 0)
+        guard let lattice = decoder.engine.lattice() else { return [:] }
+        var rescored: [Double: String] = [:]
+        for weight in weights {
+            rescored[weight] = try decoder.rescore(
+                [lattice], customModel: weight == 0 ? nil : custom.languageModel, weight: weight)[0]
+        }
+        return rescored
+    }
+
+    /// The lattice's best path at every weight of the ladder but the variant's own (none for a merged model,
     /// whose weight is built in).
-    func rescore(_ lattices: [Lattice?]) throws(RecognitionError) -> [Double: [String]] {
-        var rescored: [Double: [String]] = [:]
-        guard !custom.containsBaseModel else { return rescored }
+    func rescore(_ lattice: Lattice?, with decoder: Decoder) throws(RecognitionError) -> [Double: String] {
+        var rescored: [Double: String] = [:]
+        guard !custom.containsBaseModel, let lattice else { return rescored }
         for weight in Self.weightLadder where weight != custom.weight {
-            rescored[weight] = try decoder.rescore(lattices, customModel: custom.languageModel, weight: weight)
+            // The engine never scores a weight of exactly 0 (a set scores w·P_custom^lw + (1 − w)·P_base^lw, and a
+            // tiny w still outweighs the base model's rare words); the base model alone is what 0 means.
+            rescored[weight] = try decoder.rescore(
+                [lattice], customModel: weight == 0 ? nil : custom.languageModel, weight: weight)[0]
         }
         return rescored
     }
@@ -235,9 +251,9 @@ public final class Diagnostician {
         return segments.contains { EngineWords.display($0.word) != nil } ? segments : nil
     }
 
-    func classify(
-        _ error: BoostedWordError, utterance: Utterance, evidence: Evidence, rescored: [Double: [String]], index: Int
-    ) -> ErrorDiagnosis {
+    func classify(_ error: BoostedWordError, utterance: Utterance, evidence: Evidence, rescored: [Double: String])
+        -> ErrorDiagnosis
+    {
         var diagnosis = ErrorDiagnosis(error: error, cause: .undetermined)
         let span = error.referenceIndex.flatMap { i in evidence.alignment.map { $0[i] } }
         diagnosis.startFrame = span?.start
@@ -261,7 +277,7 @@ public final class Diagnostician {
             let inLattice = diagnosis.posterior != nil
             diagnosis.inLattice = inLattice
             diagnosis.fixingWeight = Self.weightLadder.filter { $0 > custom.weight }.first { weight in
-                guard let words = rescored[weight]?[index] else { return false }
+                guard let words = rescored[weight] else { return false }
                 return Self.recognizes(error, reference: utterance.reference, hypothesis: words)
             }
             if inLattice {
@@ -277,12 +293,13 @@ public final class Diagnostician {
                 Self.posterior(of: $0, in: evidence.nodes, near: span)
             }
             diagnosis.fixingWeight = Self.weightLadder.filter { $0 < custom.weight }.reversed().first { weight in
-                guard let words = rescored[weight]?[index] else { return false }
+                guard let words = rescored[weight] else { return false }
                 return !Self.inserts(error.word, reference: utterance.reference, hypothesis: words)
             }
-            // Without the customization's weight the word goes: the language model put it there. If it stays
-            // with the base model alone, the audio sounds like it.
-            if diagnosis.fixingWeight != nil || custom.containsBaseModel {
+            // Without the customization's weight the word goes: the language model put it there; a word only the
+            // customization knows could not be said at all without it. If it stays with the base model alone, the
+            // audio sounds like it.
+            if diagnosis.fixingWeight != nil || custom.containsBaseModel || !baseWords.contains(error.word) {
                 diagnosis.cause = .languageModel
             } else {
                 diagnosis.cause = .acoustics

@@ -163,7 +163,7 @@ public struct MarkdownReport: Sendable {
             for term in variant.terms {
                 line(
                     "| \(Self.inline(term.word)) | \(term.occurrences) | \(term.errors) | \(cell(term.causes)) | "
-                        + "\(cell(term.smallestFix ?? "—")) |")
+                        + "\(cell(term.smallestFix(cost: variant.antiContext) ?? "—")) |")
             }
             line("")
             line("</details>")

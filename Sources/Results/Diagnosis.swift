@@ -103,10 +103,11 @@ public struct ErrorDiagnosis: Codable, Sendable, Equatable {
     /// flagged by lint (symbols X-SAMPA mapping does not support) and the dictionary's is a spelling guess.
     public var flaggedPronunciation: Bool?
 
-    /// A missed, pronounceable word the lattice lacks: decoding again with wide beams, then at a heavier
-    /// weight, tells whether the search or the weight lost it.
+    /// A missed, pronounceable word the lattice lacks, whose reference fits the audio at least as well as the
+    /// hypothesis (or could not be offered): decoding again with wide beams, then at a heavier weight, tells
+    /// whether the search or the weight lost it. One that fits worse is the pronunciation's or the audio's.
     public var needsExperiment: Bool {
-        error.kind == .missed && inLattice == false && cause != .unpronounceable
+        error.kind == .missed && inLattice == false && cause != .unpronounceable && referenceFits != false
     }
 
     public init(
@@ -148,11 +149,18 @@ public struct VariantDiagnosis: Codable, Sendable, Equatable {
     /// The customized decode time of the utterances examined (from the run), and the diagnosis's own time.
     public var decodeSeconds: Double
     public var diagnoseSeconds: Double
+    /// What the fixing weights cost on the variant's anti-context corpora; nil when no weight fixes anything,
+    /// the run has no anti-context corpus, or the model is merged (its weight is built in).
+    public var antiContext: AntiContextCost?
+    /// Utterances that could not be examined ("corpus/id: why"): unreadable audio, a failed decode.
+    public var failures: [String]?
 
     public init(
         variant: String, weight: Double, utterances: [UtteranceDiagnosis], terms: [TermDiagnosis],
-        decodeSeconds: Double, diagnoseSeconds: Double
+        decodeSeconds: Double, diagnoseSeconds: Double, antiContext: AntiContextCost? = nil, failures: [String]? = nil
     ) {
+        self.antiContext = antiContext
+        self.failures = failures
         self.variant = variant
         self.weight = weight
         self.utterances = utterances
@@ -162,6 +170,11 @@ public struct VariantDiagnosis: Codable, Sendable, Equatable {
     }
 
     public var diagnoses: [ErrorDiagnosis] { utterances.flatMap(\.diagnoses) }
+
+    /// The fixing weights of its terms: where the anti-context cost is measured.
+    public var fixingWeights: [Double] {
+        Set(terms.flatMap { [$0.raiseWeightTo, $0.lowerWeightTo].compactMap { $0 } }).sorted()
+    }
 
     /// "1 utterance examined", "12 utterances examined".
     public var examined: String {
@@ -207,6 +220,57 @@ public struct VariantDiagnosis: Codable, Sendable, Equatable {
             terms[word] = term
         }
         return terms.values.sorted { ($0.errors, $1.word) > ($1.errors, $0.word) }
+    }
+}
+
+/// What rescoring the variant's anti-context lattices at each fixing weight does to their errors, against
+/// rescoring them at the variant's own weight (the same lattices, so the difference is the weight's alone).
+public struct AntiContextCost: Codable, Sendable, Equatable {
+    public struct AtWeight: Codable, Sendable, Equatable {
+        public var weight: Double
+        /// Word errors over all the anti-context utterances.
+        public var errors: Int
+        /// Boosted words the best paths put where the references do not say them.
+        public var boostedInsertions: Int
+
+        public init(weight: Double, errors: Int, boostedInsertions: Int) {
+            self.weight = weight
+            self.errors = errors
+            self.boostedInsertions = boostedInsertions
+        }
+    }
+
+    public var corpora: [String]
+    public var utterances: Int
+    public var referenceWords: Int
+    /// At the variant's own weight: the reference point.
+    public var own: AtWeight
+    /// At each fixing weight, ascending.
+    public var weights: [AtWeight]
+    /// The customized decode time of these utterances in the run, and the time it took to measure the cost.
+    public var decodeSeconds: Double
+    public var seconds: Double
+
+    public init(
+        corpora: [String], utterances: Int, referenceWords: Int, own: AtWeight, weights: [AtWeight],
+        decodeSeconds: Double, seconds: Double
+    ) {
+        self.seconds = seconds
+        self.corpora = corpora
+        self.utterances = utterances
+        self.referenceWords = referenceWords
+        self.own = own
+        self.weights = weights
+        self.decodeSeconds = decodeSeconds
+    }
+
+    /// "anti-context WER +0.41 points, 2 boosted insertions" at `weight`; nil when it was not measured there.
+    public func phrase(at weight: Double) -> String? {
+        guard let at = weights.first(where: { $0.weight == weight }), referenceWords > 0 else { return nil }
+        let points = Double(at.errors - own.errors) / Double(referenceWords) * 100
+        let insertions = at.boostedInsertions - own.boostedInsertions
+        return String(format: "anti-context WER %@%.2f points", points < 0 ? "" : "+", points)
+            + (insertions == 0 ? "" : ", \(insertions > 0 ? "+" : "")\(insertions) boosted insertions")
     }
 }
 
@@ -259,12 +323,14 @@ extension TermDiagnosis {
         return parts.joined(separator: "; ")
     }
 
-    /// The smallest weight changes that fix its language-model errors, e.g. "weight 0.7 fixes its misses";
-    /// nil when none does.
-    public var smallestFix: String? {
+    /// The smallest weight changes that fix its language-model errors, with what each costs on the anti-context
+    /// corpora, e.g. "weight 0.7 fixes its misses (anti-context WER +0.41 points)"; nil when none does.
+    public func smallestFix(cost: AntiContextCost? = nil) -> String? {
         var parts: [String] = []
-        if let raise = raiseWeightTo { parts.append("weight \(Self.weight(raise)) fixes its misses") }
-        if let lower = lowerWeightTo { parts.append("weight \(Self.weight(lower)) removes its insertions") }
+        for (weight, what) in [(raiseWeightTo, "fixes its misses"), (lowerWeightTo, "removes its insertions")] {
+            guard let weight else { continue }
+            parts.append("weight \(Self.weight(weight)) \(what)" + (cost?.phrase(at: weight).map { " (\($0))" } ?? ""))
+        }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 

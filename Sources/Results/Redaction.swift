@@ -132,6 +132,11 @@ extension RunResults {
         copy.suite = masker.fragment(copy.suite)
         for v in copy.variants.indices {
             copy.variants[v].variant = names.variant(copy.variants[v].variant)
+            copy.variants[v].failures = copy.variants[v].failures?.map(names.text)
+            if var cost = copy.variants[v].antiContext {
+                cost.corpora = cost.corpora.map(names.corpus)
+                copy.variants[v].antiContext = cost
+            }
             for t in copy.variants[v].terms.indices {
                 copy.variants[v].terms[t].word = masker.word(copy.variants[v].terms[t].word)
             }

@@ -2,13 +2,13 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// Append-only record of finished utterances: one JSON line each, flushed as it is written, so a
+/// Append-only record of finished work (a decoded utterance, a diagnosed one): one JSON line each, flushed as it is written, so a
 /// crash or `kill -9` loses at most the line being written (which is then ignored).
 ///
 /// A line is written whole or not at all: when an append fails (a full disk), the bytes it managed
 /// to write are cut off again and the run stops with ``JournalError``, so that the next run, with
 /// space freed, resumes from whole lines.
-final class Journal: Sendable {
+public final class Journal: Sendable {
     private let handle: FileHandle
     private let path: String
     /// Lines appended so far; appends hold this lock for the whole write, so lines never interleave.
@@ -16,7 +16,7 @@ final class Journal: Sendable {
     /// Test hook: the append after this many lines fails half-way with ENOSPC.
     private let failAfterLinesForTesting: Int?
 
-    init(appendingTo url: URL, failAfterLinesForTesting: Int? = nil) throws {
+    public init(appendingTo url: URL, failAfterLinesForTesting: Int? = nil) throws {
         self.failAfterLinesForTesting = failAfterLinesForTesting
         if !FileManager.default.fileExists(atPath: url.path) {
             _ = FileManager.default.createFile(atPath: url.path, contents: nil)
@@ -32,11 +32,11 @@ final class Journal: Sendable {
         }
     }
 
-    func append(_ response: WorkResponse) throws(JournalError) {
-        try lines.withLock { (lines: inout Int) throws(JournalError) in try append(response, lines: &lines) }
+    public func append(_ entry: some Encodable) throws(JournalError) {
+        try lines.withLock { (lines: inout Int) throws(JournalError) in try append(entry, lines: &lines) }
     }
 
-    private func append(_ response: WorkResponse, lines: inout Int) throws(JournalError) {
+    private func append(_ response: some Encodable, lines: inout Int) throws(JournalError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         var data: Data
@@ -77,7 +77,7 @@ final class Journal: Sendable {
         throw JournalError(path: path, reason: String(cString: strerror(failure)), kept: lines)
     }
 
-    func close() { try? handle.close() }
+    public func close() { try? handle.close() }
 
     /// Whether an answer is kept on resume: a crashed attempt is retried, a normal answer is final.
     static func isFinal(_ response: WorkResponse) -> Bool {
@@ -86,13 +86,17 @@ final class Journal: Sendable {
 
     /// Finished work by key; a torn last line is skipped.
     static func read(_ url: URL) -> [String: WorkResponse] {
-        guard let data = try? Data(contentsOf: url) else { return [:] }
         var done: [String: WorkResponse] = [:]
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let response = try? JSONDecoder().decode(WorkResponse.self, from: Data(line)) else { continue }
-            if isFinal(response) { done[response.key] = response }
-        }
+        for response in entries(url, as: WorkResponse.self) where isFinal(response) { done[response.key] = response }
         return done
+    }
+
+    /// Every whole line of the journal at `url` that decodes as `Entry`, in order; none when there is no file.
+    public static func entries<Entry: Decodable>(_ url: URL, as: Entry.Type) -> [Entry] {
+        guard let data = try? Data(contentsOf: url) else { return [] }
+        return data.split(separator: UInt8(ascii: "\n")).compactMap {
+            try? JSONDecoder().decode(Entry.self, from: Data($0))
+        }
     }
 }
 

@@ -43,7 +43,8 @@ extension HTMLReport {
             for term in variant.terms {
                 out += "<tr><td><span class=\"w b\">\(e(term.word))</span></td>"
                 out += "<td class=\"num\">\(term.occurrences)</td><td class=\"num\">\(term.errors)</td>"
-                out += "<td>\(e(term.causes))</td><td>\(e(term.smallestFix ?? "—"))</td></tr>"
+                out +=
+                    "<td>\(e(term.causes))</td><td>\(e(term.smallestFix(cost: variant.antiContext) ?? "—"))</td></tr>"
             }
             out += "</tbody></table>"
             out += "<details class=\"diag-utts\"><summary>\(variant.utterances.count) utterances</summary>"

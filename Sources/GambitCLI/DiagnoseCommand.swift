@@ -93,12 +93,23 @@ struct Diagnose: ParsableCommand {
                     journal: (done, journal)))
         }
         progress.finish()
-        // The diagnosis joins the run's results, and every report is written again with its section.
+        // The diagnosis joins the run's results (beside the variants an earlier `--variant` diagnosed), and every
+        // report is written again with its section.
+        let kept = (results.diagnosis?.variants ?? []).filter { old in
+            !report.variants.contains { $0.variant == old.variant }
+        }
+        let printed = report.variants.map(\.variant)
+        report.variants = results.variants.compactMap { info in
+            report.variants.first { $0.variant == info.name } ?? kept.first { $0.variant == info.name }
+        }
         var diagnosed = results
         diagnosed.diagnosis = report
         try diagnosed.write(to: Runner.resultsFile(in: runURL))
         _ = try ReportWriter.writeAll(diagnosed, to: runURL)
-        for variant in diagnosed.redactingPrivateTerms().diagnosis?.variants ?? [] { print(Self.text(variant)) }
+        let masked = diagnosed.redactingPrivateTerms().diagnosis?.variants ?? []
+        for (variant, name) in zip(masked, report.variants.map(\.variant)) where printed.contains(name) {
+            print(Self.text(variant))
+        }
         print("wrote the diagnosis into \(runFolder)/report.html, report.json and summary.md")
     }
 

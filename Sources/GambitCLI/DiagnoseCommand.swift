@@ -125,152 +125,23 @@ struct Diagnose: ParsableCommand {
     }
 
     /// One variant's errors, over every corpus it was decoded on; then what its fixing weights cost on its
-    /// anti-context corpora. Each utterance's answer is journaled as it comes, so an interrupted diagnosis
-    /// resumes; one whose audio cannot be read or decoded is reported and counted, and the rest go on.
+    /// anti-context corpora (see ``VariantExamination``).
     func diagnose(
         _ spec: Suite.Variant, in results: RunResults, suite: Suite, toolchain: Toolchain, progress: ProgressLine,
         journal: (done: [String: JournalEntry], file: Journal)
     ) throws -> VariantDiagnosis {
-        let normalizer = results.run.settings.normalizer
-        var work: [(corpus: String, record: UtteranceRecord, url: URL, errors: [BoostedWordError])] = []
-        var antiContext: [(corpus: String, record: UtteranceRecord, url: URL, boosted: Set<String>)] = []
-        var occurrences: [String: Int] = [:]
-        for system in results.systems where system.mode == .customized && system.variant == spec.name {
-            guard let corpus = suite.corpora.first(where: { $0.name == system.corpus }) else { continue }
-            let entries = try suite.scoredEntries(of: corpus, allowOutsidePaths: allowOutsidePaths)
-            let audio = Dictionary(entries.map { ($0.id, $0.audio) }, uniquingKeysWith: { a, _ in a })
-            let global = Set(Aggregation.boostedWords(for: system, in: results))
-            let isAntiContext = results.corpus(named: system.corpus)?.role == .antiContext
-            for record in system.utterances where record.failure == nil {
-                guard let boosted = Aggregation.scoredBoostedWords(record, global: global, normalizer: normalizer)
-                else { continue }
-                for word in record.alignment.compactMap(\.reference) where boosted.contains(word) {
-                    occurrences[word, default: 0] += 1
-                }
-                guard let url = audio[record.id] else { continue }
-                if isAntiContext { antiContext.append((system.corpus, record, url, boosted)) }
-                let errors = BoostedWordError.errors(in: record.alignment, boosted: boosted)
-                if !errors.isEmpty { work.append((system.corpus, record, url, errors)) }
-            }
-        }
-        let weight = spec.weight
-        guard !work.isEmpty else {
+        let work = try VariantExamination.Work(spec, in: results, suite: suite, allowOutsidePaths: allowOutsidePaths)
+        guard !work.errors.isEmpty else {
             return VariantDiagnosis(
-                variant: spec.name, weight: weight, utterances: [], terms: [], decodeSeconds: 0, diagnoseSeconds: 0)
+                variant: spec.name, weight: spec.weight, utterances: [], terms: [], decodeSeconds: 0,
+                diagnoseSeconds: 0)
         }
-        let artifact = try toolchain.prepare(spec.training, options: spec.prepareOptions).artifact
-        let custom = Toolchain.configuration(artifact, weight: weight)
-        // Everything an answer depends on besides the utterance: the model, its weight, the engine's settings.
-        let basis = [
-            spec.name, artifact.manifest.fingerprint, "\(weight)", "\(custom.containsBaseModel)",
-            results.run.engine.decoderArguments.joined(separator: " "), results.run.engine.acousticModelFingerprint,
-            results.run.suite.contentHash,
-        ].joined(separator: "|")
-        func key(_ kind: String, _ corpus: String, _ record: UtteranceRecord, _ extra: String = "") -> String {
-            [kind, basis, corpus, record.id, record.hypothesis, extra].joined(separator: "|")
-        }
-        var made: Diagnostician?
-        func diagnostician() throws -> Diagnostician {
-            if let made { return made }
-            let lint = try Toolchain.loadTrainingData(spec.training).lint(limits: spec.prepareOptions.limits)
-            made = try Diagnostician(
-                model: toolchain.model, settings: suite.decoder, custom: custom,
-                flaggedPronunciations: artifact.manifest.vocabulary.wordsWithOnlyFlaggedPronunciations(lint))
-            return made!
-        }
-        let loader = AudioLoader()
-        var failures: [String] = []
-        var seconds = 0.0
-        var utterances: [UtteranceDiagnosis] = []
-        let stage = "diagnose: \(spec.name)"
-        for (index, item) in work.enumerated() {
-            defer { progress.update(stage, index + 1, work.count) }
-            let itemKey = key("errors", item.corpus, item.record)
-            var diagnoses = journal.done[itemKey]?.diagnoses
-            if let done = journal.done[itemKey] {
-                seconds += done.seconds
-            } else {
-                var clock = Stopwatch()
-                do {
-                    let clip = try loader.load(item.url)
-                    diagnoses = try diagnostician().diagnose(
-                        Diagnostician.Utterance(
-                            samples: clip.samples, reference: item.record.alignment.compactMap(\.reference),
-                            errors: item.errors))
-                } catch {
-                    failures.append("\(item.corpus)/\(item.record.id): \(error)")
-                    continue
-                }
-                let lap = clock.lap()
-                seconds += lap
-                try journal.file.append(JournalEntry(key: itemKey, seconds: lap, diagnoses: diagnoses))
-            }
-            utterances.append(
-                UtteranceDiagnosis(
-                    corpus: item.corpus, id: item.record.id, reference: item.record.reference,
-                    hypothesis: item.record.hypothesis, diagnoses: diagnoses ?? []))
-        }
-        var variant = VariantDiagnosis(
-            variant: spec.name, weight: weight, utterances: utterances,
-            terms: VariantDiagnosis.terms(utterances, occurrences: occurrences, weight: weight),
-            decodeSeconds: utterances.reduce(0) { total, u in
-                total + (work.first { $0.corpus == u.corpus && $0.record.id == u.id }?.record.decodeSeconds ?? 0)
-            }, diagnoseSeconds: seconds)
-        // What the fixing weights cost where nobody says the boosted words.
-        let weights = variant.fixingWeights
-        if !weights.isEmpty, !antiContext.isEmpty, !custom.containsBaseModel {
-            let extra = ([weight] + weights).map { "\($0)" }.joined(separator: ",")
-            var own = AntiContextCost.AtWeight(weight: weight, errors: 0, boostedInsertions: 0)
-            var at = weights.map { AntiContextCost.AtWeight(weight: $0, errors: 0, boostedInsertions: 0) }
-            var words = 0
-            var counted = 0
-            var costSeconds = 0.0
-            let costStage = "anti-context cost: \(spec.name)"
-            for (index, item) in antiContext.enumerated() {
-                defer { progress.update(costStage, index + 1, antiContext.count) }
-                let itemKey = key("anti-context", item.corpus, item.record, extra)
-                var rescored = journal.done[itemKey]?.rescored
-                if let done = journal.done[itemKey] {
-                    costSeconds += done.seconds
-                } else {
-                    var clock = Stopwatch()
-                    do {
-                        let clip = try loader.load(item.url)
-                        let found = try diagnostician().rescored(clip.samples, weights: [weight] + weights)
-                        rescored = Dictionary(uniqueKeysWithValues: found.map { ("\($0.key)", $0.value) })
-                    } catch {
-                        failures.append("\(item.corpus)/\(item.record.id): \(error)")
-                        continue
-                    }
-                    let lap = clock.lap()
-                    costSeconds += lap
-                    try journal.file.append(JournalEntry(key: itemKey, seconds: lap, rescored: rescored))
-                }
-                guard let rescored, let ownWords = rescored["\(weight)"] else { continue }
-                let reference = item.record.alignment.compactMap(\.reference)
-                func measure(_ hypothesis: String, into point: inout AntiContextCost.AtWeight) {
-                    let pairs = Aligner.align(
-                        reference: reference, hypothesis: normalizer.normalize(hypothesis),
-                        mode: results.run.settings.alignmentMode
-                    ).pairs
-                    point.errors += pairs.filter { $0.reference != $0.hypothesis }.count
-                    point.boostedInsertions +=
-                        BoostedWordError.errors(in: pairs, boosted: item.boosted).filter { $0.kind == .inserted }.count
-                }
-                measure(ownWords, into: &own)
-                for i in at.indices { measure(rescored["\(at[i].weight)"] ?? "", into: &at[i]) }
-                words += reference.count
-                counted += 1
-            }
-            if counted > 0 {
-                variant.antiContext = AntiContextCost(
-                    corpora: Array(Set(antiContext.map(\.corpus))).sorted(), utterances: counted, referenceWords: words,
-                    own: own, weights: at, decodeSeconds: antiContext.reduce(0) { $0 + $1.record.decodeSeconds },
-                    seconds: costSeconds)
-            }
-        }
-        variant.failures = failures.isEmpty ? nil : failures
-        for failure in failures { progress.log("diagnose: \(failure)") }
+        let examination = try VariantExamination(
+            spec, in: results, suite: suite, toolchain: toolchain, progress: progress, journal: journal)
+        var variant = try examination.errors(work)
+        variant.antiContext = try examination.cost(of: variant.fixingWeights, on: work.antiContext)
+        variant.failures = examination.failures.isEmpty ? nil : examination.failures
+        for failure in examination.failures { progress.log("diagnose: \(failure)") }
         return variant
     }
 

@@ -1,0 +1,190 @@
+import Audio
+import Foundation
+import LanguageModel
+import Recognition
+import Reporting
+import Results
+import Runner
+import Scoring
+
+/// One variant's part of `gambit diagnose`: its errors examined one utterance at a time, then what its fixing
+/// weights cost on its anti-context corpora. Each utterance's answer is journaled as it comes, so an
+/// interrupted diagnosis resumes; one whose audio cannot be read or decoded is named in ``failures``, and the
+/// rest go on.
+final class VariantExamination {
+    /// What a variant's diagnosis covers: the utterances with boosted-word errors, the anti-context utterances,
+    /// and how often the references say each boosted word.
+    struct Work {
+        var errors: [(corpus: String, record: UtteranceRecord, url: URL, errors: [BoostedWordError])] = []
+        var antiContext: [(corpus: String, record: UtteranceRecord, url: URL, boosted: Set<String>)] = []
+        var occurrences: [String: Int] = [:]
+
+        init(_ spec: Suite.Variant, in results: RunResults, suite: Suite, allowOutsidePaths: Bool) throws {
+            let normalizer = results.run.settings.normalizer
+            for system in results.systems where system.mode == .customized && system.variant == spec.name {
+                guard let corpus = suite.corpora.first(where: { $0.name == system.corpus }) else { continue }
+                let entries = try suite.scoredEntries(of: corpus, allowOutsidePaths: allowOutsidePaths)
+                let audio = Dictionary(entries.map { ($0.id, $0.audio) }, uniquingKeysWith: { a, _ in a })
+                let global = Set(Aggregation.boostedWords(for: system, in: results))
+                let isAntiContext = results.corpus(named: system.corpus)?.role == .antiContext
+                for record in system.utterances where record.failure == nil {
+                    guard let boosted = Aggregation.scoredBoostedWords(record, global: global, normalizer: normalizer)
+                    else { continue }
+                    for word in record.alignment.compactMap(\.reference) where boosted.contains(word) {
+                        occurrences[word, default: 0] += 1
+                    }
+                    guard let url = audio[record.id] else { continue }
+                    if isAntiContext { antiContext.append((system.corpus, record, url, boosted)) }
+                    let found = BoostedWordError.errors(in: record.alignment, boosted: boosted)
+                    if !found.isEmpty { errors.append((system.corpus, record, url, found)) }
+                }
+            }
+        }
+    }
+
+    let spec: Suite.Variant
+    let results: RunResults
+    let suite: Suite
+    let toolchain: Toolchain
+    let progress: ProgressLine
+    let journal: (done: [String: Diagnose.JournalEntry], file: Journal)
+    let artifact: PreparedArtifact
+    let custom: LanguageModelConfiguration
+    /// Everything an answer depends on besides the utterance: the model, its weight, the engine's settings.
+    let basis: String
+    let loader = AudioLoader()
+    /// Utterances that could not be examined, as "corpus/id: why".
+    private(set) var failures: [String] = []
+    private var made: Diagnostician?
+
+    init(
+        _ spec: Suite.Variant, in results: RunResults, suite: Suite, toolchain: Toolchain, progress: ProgressLine,
+        journal: (done: [String: Diagnose.JournalEntry], file: Journal)
+    ) throws {
+        self.spec = spec
+        self.results = results
+        self.suite = suite
+        self.toolchain = toolchain
+        self.progress = progress
+        self.journal = journal
+        artifact = try toolchain.prepare(spec.training, options: spec.prepareOptions).artifact
+        custom = Toolchain.configuration(artifact, weight: spec.weight)
+        basis = [
+            spec.name, artifact.manifest.fingerprint, "\(spec.weight)", "\(custom.containsBaseModel)",
+            results.run.engine.decoderArguments.joined(separator: " "), results.run.engine.acousticModelFingerprint,
+            results.run.suite.contentHash,
+        ].joined(separator: "|")
+    }
+
+    func key(_ kind: String, _ corpus: String, _ record: UtteranceRecord, _ extra: String = "") -> String {
+        [kind, basis, corpus, record.id, record.hypothesis, extra].joined(separator: "|")
+    }
+
+    /// The engine's side, made when the first utterance not in the journal needs it.
+    func diagnostician() throws -> Diagnostician {
+        if let made { return made }
+        let lint = try Toolchain.loadTrainingData(spec.training).lint(limits: spec.prepareOptions.limits)
+        made = try Diagnostician(
+            model: toolchain.model, settings: suite.decoder, custom: custom,
+            flaggedPronunciations: artifact.manifest.vocabulary.wordsWithOnlyFlaggedPronunciations(lint))
+        return made!
+    }
+
+    /// The journaled answer under `key`, or `compute`'s, journaled; nil (and a failure named) when it throws.
+    private func answer(
+        _ key: String, _ name: String, seconds: inout Double, _ compute: () throws -> Diagnose.JournalEntry
+    ) throws -> Diagnose.JournalEntry? {
+        if let done = journal.done[key] {
+            seconds += done.seconds
+            return done
+        }
+        var clock = Stopwatch()
+        var entry: Diagnose.JournalEntry
+        do {
+            entry = try compute()
+        } catch {
+            failures.append("\(name): \(error)")
+            return nil
+        }
+        entry.seconds = clock.lap()
+        seconds += entry.seconds
+        try journal.file.append(entry)
+        return entry
+    }
+
+    /// The causes of every error, utterance by utterance.
+    func errors(_ work: Work) throws -> VariantDiagnosis {
+        var seconds = 0.0
+        var utterances: [UtteranceDiagnosis] = []
+        for (index, item) in work.errors.enumerated() {
+            defer { progress.update("diagnose: \(spec.name)", index + 1, work.errors.count) }
+            let itemKey = key("errors", item.corpus, item.record)
+            let entry = try answer(itemKey, "\(item.corpus)/\(item.record.id)", seconds: &seconds) {
+                let clip = try loader.load(item.url)
+                let diagnoses = try diagnostician().diagnose(
+                    Diagnostician.Utterance(
+                        samples: clip.samples, reference: item.record.alignment.compactMap(\.reference),
+                        errors: item.errors))
+                return Diagnose.JournalEntry(key: itemKey, seconds: 0, diagnoses: diagnoses)
+            }
+            guard let entry else { continue }
+            utterances.append(
+                UtteranceDiagnosis(
+                    corpus: item.corpus, id: item.record.id, reference: item.record.reference,
+                    hypothesis: item.record.hypothesis, diagnoses: entry.diagnoses ?? []))
+        }
+        let decoded = Dictionary(
+            work.errors.map { ("\($0.corpus)/\($0.record.id)", $0.record.decodeSeconds) }, uniquingKeysWith: +)
+        return VariantDiagnosis(
+            variant: spec.name, weight: spec.weight, utterances: utterances,
+            terms: VariantDiagnosis.terms(utterances, occurrences: work.occurrences, weight: spec.weight),
+            decodeSeconds: utterances.reduce(0) { $0 + (decoded["\($1.corpus)/\($1.id)"] ?? 0) },
+            diagnoseSeconds: seconds)
+    }
+
+    /// What the fixing weights cost where nobody says the boosted words: the anti-context lattices rescored at the
+    /// variant's own weight and at each fixing weight. Nil when there is nothing to price, or the mix is merged.
+    func cost(
+        of weights: [Double],
+        on antiContext: [(corpus: String, record: UtteranceRecord, url: URL, boosted: Set<String>)]
+    )
+        throws -> AntiContextCost?
+    {
+        guard !weights.isEmpty, !antiContext.isEmpty, !custom.containsBaseModel else { return nil }
+        let weight = spec.weight
+        let extra = ([weight] + weights).map { "\($0)" }.joined(separator: ",")
+        var own = AntiContextCost.AtWeight(weight: weight, errors: 0, boostedInsertions: 0)
+        var at = weights.map { AntiContextCost.AtWeight(weight: $0, errors: 0, boostedInsertions: 0) }
+        var (words, counted, seconds) = (0, 0, 0.0)
+        for (index, item) in antiContext.enumerated() {
+            defer { progress.update("anti-context cost: \(spec.name)", index + 1, antiContext.count) }
+            let itemKey = key("anti-context", item.corpus, item.record, extra)
+            let entry = try answer(itemKey, "\(item.corpus)/\(item.record.id)", seconds: &seconds) {
+                let clip = try loader.load(item.url)
+                let found = try diagnostician().rescored(clip.samples, weights: [weight] + weights)
+                let rescored = Dictionary(uniqueKeysWithValues: found.map { ("\($0.key)", $0.value) })
+                return Diagnose.JournalEntry(key: itemKey, seconds: 0, rescored: rescored)
+            }
+            guard let rescored = entry?.rescored, let ownWords = rescored["\(weight)"] else { continue }
+            let reference = item.record.alignment.compactMap(\.reference)
+            func measure(_ hypothesis: String, into point: inout AntiContextCost.AtWeight) {
+                let pairs = Aligner.align(
+                    reference: reference, hypothesis: results.run.settings.normalizer.normalize(hypothesis),
+                    mode: results.run.settings.alignmentMode
+                ).pairs
+                point.errors += pairs.filter { $0.reference != $0.hypothesis }.count
+                point.boostedInsertions +=
+                    BoostedWordError.errors(in: pairs, boosted: item.boosted).filter { $0.kind == .inserted }.count
+            }
+            measure(ownWords, into: &own)
+            for i in at.indices { measure(rescored["\(at[i].weight)"] ?? "", into: &at[i]) }
+            words += reference.count
+            counted += 1
+        }
+        guard counted > 0 else { return nil }
+        return AntiContextCost(
+            corpora: Array(Set(antiContext.map(\.corpus))).sorted(), utterances: counted, referenceWords: words,
+            own: own, weights: at, decodeSeconds: antiContext.reduce(0) { $0 + $1.record.decodeSeconds },
+            seconds: seconds)
+    }
+}

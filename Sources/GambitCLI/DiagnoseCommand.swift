@@ -1,12 +1,9 @@
 import ArgumentParser
-import Audio
 import Foundation
-import LanguageModel
 import Recognition
 import Reporting
 import Results
 import Runner
-import Scoring
 
 /// `gambit diagnose RUN_DIR`: why each boosted-word error of a finished run happened.
 struct Diagnose: ParsableCommand {

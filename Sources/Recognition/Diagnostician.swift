@@ -133,8 +133,7 @@ public final class Diagnostician {
         // misses the lattice lacks needs none.
         let rescored =
             utterance.errors.contains { error in
-                error.kind == .inserted
-                    || evidence.nodes.contains { $0.word.split(separator: "_").contains(Substring(error.word)) }
+                error.kind == .inserted || Self.posterior(of: error.word, in: evidence.nodes, near: nil) != nil
             } ? try rescore(lattice, with: decoder) : [:]
         var results = utterance.errors.map {
             classify($0, utterance: utterance, evidence: evidence, rescored: rescored)

@@ -12,7 +12,8 @@ struct Diagnose: ParsableCommand {
             "Explain each boosted-word error of a finished run: unpronounceable, language model, pruned, acoustics.",
         discussion: """
             For every boosted reference word a customized decode got wrong, and every boosted word it put where \
-            nobody said it, the utterance is decoded again keeping its lattice, its reference is force-aligned \
+            nobody said it, its lattice is read from the run (gambit run keeps those a diagnosis needs; an \
+            utterance without one is decoded again), its reference is force-aligned \
             through PocketSphinx's own search, and the lattice is rescored at other weights: \
             unpronounceable (no pronunciation in the dictionary, or only a guess in place of the ones lint flagged); fixable by count or weight (in the lattice where \
             it was said; the smallest weight that fixes it is given); pruned by search (not in the lattice, yet \
@@ -119,6 +120,8 @@ struct Diagnose: ParsableCommand {
         var diagnoses: [ErrorDiagnosis]?
         /// An anti-context utterance rescored at the fixing weights: its best path at each ("0.7" → words).
         var rescored: [String: String]?
+        /// Whether the utterance was read from the lattice the run kept (else decoded again).
+        var fromLattice: Bool?
     }
 
     /// One variant's errors, over every corpus it was decoded on; then what its fixing weights cost on its
@@ -134,7 +137,8 @@ struct Diagnose: ParsableCommand {
                 diagnoseSeconds: 0)
         }
         let examination = try VariantExamination(
-            spec, in: results, suite: suite, toolchain: toolchain, progress: progress, journal: journal)
+            spec, in: results, run: URL(fileURLWithPath: runFolder), suite: suite, toolchain: toolchain,
+            progress: progress, journal: journal)
         var variant = try examination.errors(work)
         variant.antiContext = try examination.cost(of: variant.fixingWeights, on: work.antiContext)
         variant.failures = examination.failures.isEmpty ? nil : examination.failures
@@ -157,9 +161,13 @@ struct Diagnose: ParsableCommand {
             }
         }
         if !variant.utterances.isEmpty {
+            var source = ""
+            if let read = variant.latticesRead, let decoded = variant.decodedAgain {
+                source = "; \(read) read from the run's lattices, \(decoded) decoded again"
+            }
             lines.append(
                 "  \(variant.examined) in \(Output.seconds(variant.diagnoseSeconds)) "
-                    + "(their customized decode: \(Output.seconds(variant.decodeSeconds)))")
+                    + "(their customized decode: \(Output.seconds(variant.decodeSeconds))\(source))")
         }
         if let cost = variant.antiContext {
             lines.append(

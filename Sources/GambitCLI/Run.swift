@@ -38,6 +38,15 @@ struct Run: ParsableCommand {
     var denyNetwork = true
 
     @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "Keep the word lattices gambit diagnose reads (OUTPUT/.gambit/lattices).",
+            discussion:
+                "The lattices of customized decodes with a boosted-word error, and of every anti-context one: "
+                + "gambit diagnose reads them instead of decoding those utterances again."))
+    var keepLattices = true
+
+    @Flag(
         help: ArgumentHelp(
             "Read audio wherever manifests point.",
             discussion:
@@ -121,6 +130,7 @@ struct Run: ParsableCommand {
             output: outputURL, workers: workers, shard: parsedShard, workerExecutable: Self.executable(),
             fresh: fresh, denyNetwork: denyNetwork, progress: progress.update)
         options.allowOutsidePaths = allowOutsidePaths
+        options.keepLattices = keepLattices
         let banner =
             "running \(suiteFile.name): \(suiteFile.corpora.count) corpora, \(suiteFile.variants.count) variants, "
             + "\(workers) workers"

@@ -52,14 +52,16 @@ final class VariantExamination {
     let custom: LanguageModelConfiguration
     /// Everything an answer depends on besides the utterance: the model, its weight, the engine's settings.
     let basis: String
+    /// Where the run kept its lattices (`gambit run --keep-lattices`).
+    let lattices: URL
     let loader = AudioLoader()
     /// Utterances that could not be examined, as "corpus/id: why".
     private(set) var failures: [String] = []
     private var made: Diagnostician?
 
     init(
-        _ spec: Suite.Variant, in results: RunResults, suite: Suite, toolchain: Toolchain, progress: ProgressLine,
-        journal: (done: [String: Diagnose.JournalEntry], file: Journal)
+        _ spec: Suite.Variant, in results: RunResults, run: URL, suite: Suite, toolchain: Toolchain,
+        progress: ProgressLine, journal: (done: [String: Diagnose.JournalEntry], file: Journal)
     ) throws {
         self.spec = spec
         self.results = results
@@ -67,6 +69,7 @@ final class VariantExamination {
         self.toolchain = toolchain
         self.progress = progress
         self.journal = journal
+        lattices = Runner.latticeFolder(in: run)
         artifact = try toolchain.prepare(spec.training, options: spec.prepareOptions).artifact
         custom = Toolchain.configuration(artifact, weight: spec.weight)
         basis = [
@@ -78,6 +81,11 @@ final class VariantExamination {
 
     func key(_ kind: String, _ corpus: String, _ record: UtteranceRecord, _ extra: String = "") -> String {
         [kind, basis, corpus, record.id, record.hypothesis, extra].joined(separator: "|")
+    }
+
+    /// The lattice the run kept of `record`'s decode, when it recorded its key.
+    func lattice(of record: UtteranceRecord) -> URL? {
+        record.key.map { WorkRequest.latticeFile(key: $0, in: lattices) }
     }
 
     /// The engine's side, made when the first utterance not in the journal needs it.
@@ -115,19 +123,24 @@ final class VariantExamination {
     /// The causes of every error, utterance by utterance.
     func errors(_ work: Work) throws -> VariantDiagnosis {
         var seconds = 0.0
+        var sources: [Bool: Int] = [:]
         var utterances: [UtteranceDiagnosis] = []
         for (index, item) in work.errors.enumerated() {
             defer { progress.update("diagnose: \(spec.name)", index + 1, work.errors.count) }
             let itemKey = key("errors", item.corpus, item.record)
             let entry = try answer(itemKey, "\(item.corpus)/\(item.record.id)", seconds: &seconds) {
                 let clip = try loader.load(item.url)
-                let diagnoses = try diagnostician().diagnose(
+                let examiner = try diagnostician()
+                let read = examiner.latticesRead
+                let diagnoses = try examiner.diagnose(
                     Diagnostician.Utterance(
                         samples: clip.samples, reference: item.record.alignment.compactMap(\.reference),
-                        errors: item.errors))
-                return Diagnose.JournalEntry(key: itemKey, seconds: 0, diagnoses: diagnoses)
+                        errors: item.errors, hypothesis: item.record.hypothesis, lattice: lattice(of: item.record)))
+                return Diagnose.JournalEntry(
+                    key: itemKey, seconds: 0, diagnoses: diagnoses, fromLattice: examiner.latticesRead > read)
             }
             guard let entry else { continue }
+            if let fromLattice = entry.fromLattice { sources[fromLattice, default: 0] += 1 }
             utterances.append(
                 UtteranceDiagnosis(
                     corpus: item.corpus, id: item.record.id, reference: item.record.reference,
@@ -135,11 +148,13 @@ final class VariantExamination {
         }
         let decoded = Dictionary(
             work.errors.map { ("\($0.corpus)/\($0.record.id)", $0.record.decodeSeconds) }, uniquingKeysWith: +)
-        return VariantDiagnosis(
+        var variant = VariantDiagnosis(
             variant: spec.name, weight: spec.weight, utterances: utterances,
             terms: VariantDiagnosis.terms(utterances, occurrences: work.occurrences, weight: spec.weight),
             decodeSeconds: utterances.reduce(0) { $0 + (decoded["\($1.corpus)/\($1.id)"] ?? 0) },
             diagnoseSeconds: seconds)
+        if !sources.isEmpty { (variant.latticesRead, variant.decodedAgain) = (sources[true] ?? 0, sources[false] ?? 0) }
+        return variant
     }
 
     /// What the fixing weights cost where nobody says the boosted words: the anti-context lattices rescored at the
@@ -161,7 +176,8 @@ final class VariantExamination {
             let itemKey = key("anti-context", item.corpus, item.record, extra)
             let entry = try answer(itemKey, "\(item.corpus)/\(item.record.id)", seconds: &seconds) {
                 let clip = try loader.load(item.url)
-                let found = try diagnostician().rescored(clip.samples, weights: [weight] + weights)
+                let found = try diagnostician().rescored(
+                    clip.samples, lattice: lattice(of: item.record), weights: [weight] + weights)
                 let rescored = Dictionary(uniqueKeysWithValues: found.map { ("\($0.key)", $0.value) })
                 return Diagnose.JournalEntry(key: itemKey, seconds: 0, rescored: rescored)
             }

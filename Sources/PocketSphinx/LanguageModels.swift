@@ -28,6 +28,11 @@ public final class LogMath {
     public func naturalLog(_ score: Int32) -> Double {
         logmath_log_to_ln(pointer, score)
     }
+
+    /// A probability as a score in these tables.
+    public func score(ofProbability probability: Double) -> Int32 {
+        logmath_log(pointer, probability)
+    }
 }
 
 /// One sphinxbase n-gram model (`ngram_model_t`): read from an ARPA or binary file, a decoder's
@@ -109,6 +114,21 @@ public final class NGramModel {
             }
         }
         return NGramModel(owning: set, logMath: base.logMath)
+    }
+
+    /// Changes the weight of a set ``interpolating(base:custom:weight:configuration:)`` made with a custom model,
+    /// in place: the set's scores become those of a set made at `weight`, without merging the vocabularies again
+    /// (which is most of what making a set costs). A search scoring with the set scores with the new weight.
+    ///
+    /// The corresponding C function is `ngram_model_set_interp`.
+    public func reweight(custom weight: Double) throws(EngineError) {
+        let w = Float(min(max(weight, 1e-6), 1 - 1e-6))
+        var weights: [Float] = [1 - w, w]
+        var names: [UnsafePointer<CChar>?] = [UnsafePointer(strdup("base")), UnsafePointer(strdup("custom"))]
+        defer { for name in names { free(UnsafeMutablePointer(mutating: name)) } }
+        _ = try EngineError.unwrap("ngram_model_set_interp", ["base \(1 - w)", "custom \(w)"]) {
+            ngram_model_set_interp(pointer, &names, &weights)
+        }
     }
 
     /// Writes the model in sphinxbase's binary format, which PocketSphinx loads fastest.

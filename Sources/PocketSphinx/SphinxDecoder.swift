@@ -31,6 +31,9 @@ public final class DecoderConfiguration {
 
     /// A floating-point setting, e.g. `-lw`.
     public func float(_ name: String) -> Double { cmd_ln_float_r(pointer, name) }
+
+    /// A string setting, e.g. `-hmm`; nil when unset.
+    public func string(_ name: String) -> String? { cmd_ln_str_r(pointer, name).map { String(cString: $0) } }
 }
 
 /// One PocketSphinx decoder (`ps_decoder_t`), freed in `deinit`.
@@ -210,6 +213,89 @@ public final class SphinxDecoder {
     public func lattice() -> Lattice? {
         ps_get_lattice(pointer).map { Lattice(retaining: $0, decoder: self) }
     }
+
+    /// Reads a lattice that ``Lattice/write(to:)`` wrote, its words looked up in this decoder's dictionary
+    /// (which must hold them: the dictionary of the decoder that made it), with this decoder's filler
+    /// penalties (`-pip`, `-silprob`, `-fillprob`: those of the decoder that made it). It has no posteriors
+    /// until ``Lattice/computePosteriors(model:languageWeightRatio:acousticScale:)``.
+    ///
+    /// Debian's `ps_lattice_read` undoes neither of two things its writer and its decoder do: `ps_lattice_write`
+    /// scales each link's acoustic score up by 2^10 (`SENSCR_SHIFT`), which the reader keeps, so acoustics
+    /// outweigh the language model a thousandfold; and the reader penalises every link into a filler word
+    /// (`<sil>`, `[NOISE]`), which the decoder had already done through the bypass links it wrote. Read as
+    /// written, the best path under the decoder's own model is not the decoder's hypothesis, and the
+    /// posteriors underflow to 0. So the file is read through a corrected copy: each score scaled back, and the
+    /// reader's penalty taken off each link into a filler, so that adding it gives the score the decoder had.
+    ///
+    /// The corresponding C function is `ps_lattice_read`.
+    public func readLattice(from path: String) throws(EngineError) -> Lattice {
+        let corrected = FileManager.default.temporaryDirectory
+            .appendingPathComponent("gambit-lattice-\(UUID().uuidString).lat")
+        defer { try? FileManager.default.removeItem(at: corrected) }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw EngineError(call: "ps_lattice_read", arguments: [path], message: "cannot read the file")
+        }
+        do {
+            try correctedLattice(text).write(to: corrected, atomically: false, encoding: .utf8)
+        } catch {
+            throw EngineError(
+                call: "ps_lattice_read", arguments: [path], message: "cannot write a corrected copy: \(error)")
+        }
+        let read = try EngineError.unwrap("ps_lattice_read", [path]) { ps_lattice_read(pointer, corrected.path) }
+        return Lattice(taking: read, decoder: self)
+    }
+
+    /// The filler words of the decoder's noise dictionary (`<s>` and `</s>` are not fillers).
+    private func fillerWords() -> Set<String> {
+        let file = configuration.string("-fdict") ?? configuration.string("-hmm").map { $0 + "/noisedict" }
+        guard let file, let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            return ["<sil>", "[NOISE]", "[SPEECH]"]
+        }
+        let words = text.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        return Set(words).subtracting(["<s>", "</s>"])
+    }
+
+    /// `text` with its edges' scores as ``readLattice(from:)`` must give them to `ps_lattice_read`.
+    private func correctedLattice(_ text: String) -> String {
+        let shift = 10  // SENSCR_SHIFT
+        let insertion = logMath.score(ofProbability: configuration.float("-pip"))
+        let silence = insertion + logMath.score(ofProbability: configuration.float("-silprob"))
+        let filler = insertion + logMath.score(ofProbability: configuration.float("-fillprob"))
+        let fillers = fillerWords()
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Node lines ("id word sf fef lef ; ...") between "Nodes" and "Initial"; edges between "Edges" and "End".
+        var words: [Int: String] = [:]
+        var (section, initial, final) = ("", -1, -1)
+        for (index, line) in lines.enumerated() {
+            let fields = line.split(separator: " ")
+            guard let first = fields.first, !line.hasPrefix("#") else { continue }
+            switch first {
+            case "Nodes", "Edges":
+                section = String(first)
+                continue
+            case "Initial":
+                initial = fields.count > 1 ? Int(fields[1]) ?? -1 : -1
+                section = ""
+            case "Final":
+                final = fields.count > 1 ? Int(fields[1]) ?? -1 : -1
+            case "End":
+                section = ""
+            default:
+                break
+            }
+            if section == "Nodes", fields.count >= 2, let id = Int(fields[0]) {
+                words[id] = String(fields[1])
+            } else if section == "Edges", fields.count == 3, let to = Int(fields[1]), let score = Int32(fields[2]) {
+                var corrected = score >> shift
+                if to != initial, to != final, let word = words[to] {
+                    let base = word.split(separator: "(").first.map(String.init) ?? word
+                    if fillers.contains(base) { corrected -= base == "<sil>" ? silence : filler }
+                }
+                lines[index] = "\(fields[0]) \(fields[1]) \(corrected)"
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
 }
 
 /// A word lattice (`ps_lattice_t`) kept from a decode, to find its best path under other language
@@ -222,6 +308,34 @@ public final class Lattice {
     init(retaining pointer: OpaquePointer, decoder: SphinxDecoder) {
         self.pointer = ps_lattice_retain(pointer)
         self.decoder = decoder
+    }
+
+    /// Takes over the one reference a lattice was created with.
+    init(taking pointer: OpaquePointer, decoder: SphinxDecoder) {
+        self.pointer = pointer
+        self.decoder = decoder
+    }
+
+    /// Writes the lattice in PocketSphinx's own text format: nodes with their words and frames, links with
+    /// their acoustic scores (language-model scores are recomputed by whatever model reads it).
+    ///
+    /// The corresponding C function is `ps_lattice_write`.
+    public func write(to path: String) throws(EngineError) {
+        try EngineError.check("ps_lattice_write", [path]) { ps_lattice_write(pointer, path) }
+    }
+
+    /// Computes the posteriors of the lattice's nodes under `model` (a search model, as for
+    /// ``bestPath(model:languageWeightRatio:acousticScale:)``): what the decoder does for its own lattice when
+    /// asked for ``SphinxDecoder/logPosterior()``, for a lattice read from a file. False when it has no path.
+    ///
+    /// The corresponding C functions are `ps_lattice_bestpath` and `ps_lattice_posterior`.
+    @discardableResult
+    public func computePosteriors(model: NGramModel, languageWeightRatio: Float, acousticScale: Float) -> Bool {
+        guard ps_lattice_bestpath(pointer, model.pointer, languageWeightRatio, acousticScale) != nil else {
+            return false
+        }
+        _ = ps_lattice_posterior(pointer, model.pointer, acousticScale)
+        return true
     }
 
     deinit {

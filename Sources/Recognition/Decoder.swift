@@ -25,6 +25,12 @@ final class Decoder {
     /// The scorers installed for rescoring, by model files and weight: installing one builds a search over the
     /// dictionary, which costs far more than scoring a lattice.
     private var rescoringScorers: [String: NGramModel] = [:]
+    /// The customized model the decoder was started with, and the set its search scores with (set mix only).
+    private let custom: LanguageModelConfiguration?
+    private var ownSet: NGramModel?
+    /// Sets installed for rescoring at any weight, by custom model file: the set (reweighted in place for each
+    /// weight) and the search model that scores with it.
+    private var reweightable: [URL: (set: NGramModel, scorer: NGramModel)] = [:]
     /// True once the decoder has processed audio in chunks: PocketSphinx then switches its cepstral
     /// mean normalisation to live mode for good, so batch results would differ slightly.
     private(set) var hasStreamed = false
@@ -62,9 +68,10 @@ final class Decoder {
             throw .engineInitFailed(error)
         }
         baseLanguageModel = model.languageModel
+        self.custom = custom
         frameRate = Double(engine.configuration.integer("-frate"))
         if let custom, !custom.containsBaseModel || custom.grammar != nil {
-            try Self.activate(custom, in: engine)
+            ownSet = try Self.activate(custom, in: engine)
         }
     }
 
@@ -106,9 +113,10 @@ final class Decoder {
     }
 
     /// Interpolates the custom model with the base model (or installs its grammar) and makes it the
-    /// active search.
+    /// active search; returns the interpolated set.
+    @discardableResult
     private static func activate(_ custom: LanguageModelConfiguration, in engine: SphinxDecoder)
-        throws(RecognitionError)
+        throws(RecognitionError) -> NGramModel?
     {
         if let grammar = custom.grammar {
             do {
@@ -117,7 +125,7 @@ final class Decoder {
             } catch {
                 throw .customModelInvalid(path: "grammar", reason: error.description)
             }
-            return
+            return nil
         }
         let path = custom.languageModel.path
         guard FileManager.default.isReadableFile(atPath: path) else {
@@ -139,8 +147,34 @@ final class Decoder {
                 base: base, custom: customModel, weight: custom.weight, configuration: engine.configuration)
             try engine.setLanguageModel(set, named: "custom")
             try engine.activateSearch(named: "custom")
+            return set
         } catch {
             throw .customModelInvalid(path: path, reason: error.description)
+        }
+    }
+
+    /// Decodes one utterance with the decoder's own search, the custom model at `weight` rather than its own (set
+    /// mix only): the set is reweighted for this decode and put back after it.
+    func decode(_ samples: [Int16], customWeight weight: Double) throws(RecognitionError) -> DecodedUtterance {
+        guard let ownSet, let own = custom?.weight else {
+            throw .customModelInvalid(
+                path: custom?.languageModel.path ?? "-", reason: "only a set mix's weight can change")
+        }
+        do {
+            try ownSet.reweight(custom: weight)
+        } catch {
+            throw .decodeFailed(error)
+        }
+        defer { try? ownSet.reweight(custom: own) }
+        return try decode(samples, alternatives: 0)
+    }
+
+    /// Makes the decoder's own model its search again, after a grammar or a rescoring model was made active.
+    func activateOwnSearch() throws(RecognitionError) {
+        do {
+            try engine.activateSearch(named: ownSet == nil ? "_default" : "custom")
+        } catch {
+            throw .decodeFailed(error)
         }
     }
 
@@ -177,6 +211,57 @@ final class Decoder {
     func rescore(
         _ lattices: [Lattice?], customModel: URL?, weight: Double, containsBaseModel: Bool = false
     ) throws(RecognitionError) -> [String] {
+        let scorer = try scorer(customModel: customModel, weight: weight, containsBaseModel: containsBaseModel)
+        let (languageWeightRatio, acousticScale) = bestPathScales
+        return lattices.map { lattice -> String in
+            guard
+                let words = lattice?.bestPath(
+                    model: scorer, languageWeightRatio: languageWeightRatio, acousticScale: acousticScale)
+            else { return "" }
+            return EngineWords.clean(words.joined(separator: " "))
+        }
+    }
+
+    /// The scales the decoder's own best-path pass scores a lattice with: the language weight's ratio
+    /// (`-bestpathlw` over `-lw`) and the acoustic scale (1 / `-ascale`).
+    private var bestPathScales: (languageWeightRatio: Float, acousticScale: Float) {
+        let configuration = engine.configuration
+        return (
+            Float(configuration.float("-bestpathlw") / configuration.float("-lw")),
+            Float(1 / configuration.float("-ascale"))
+        )
+    }
+
+    /// Reads a lattice a decode with this decoder's dictionary wrote (``SphinxDecoder/readLattice(from:)``), with
+    /// its posteriors computed under the model it was decoded with: `custom` at its weight, as the decode's own
+    /// lattice has them.
+    func readLattice(_ file: URL, custom: LanguageModelConfiguration) throws(RecognitionError) -> Lattice {
+        // The engine reads the lattice through the active search's dictionary; a grammar's (the aligner's, after an
+        // alignment) fails an assertion in `dict_filler_word` and aborts.
+        try activateOwnSearch()
+        let lattice: Lattice
+        do {
+            lattice = try engine.readLattice(from: file.path)
+        } catch {
+            throw .decodeFailed(error)
+        }
+        let scorer = try scorer(
+            customModel: custom.languageModel, weight: custom.weight, containsBaseModel: custom.containsBaseModel)
+        let (languageWeightRatio, acousticScale) = bestPathScales
+        guard
+            lattice.computePosteriors(
+                model: scorer, languageWeightRatio: languageWeightRatio, acousticScale: acousticScale)
+        else {
+            throw .decodeFailed(EngineError(call: "ps_lattice_bestpath", arguments: [file.path], message: "no path"))
+        }
+        return lattice
+    }
+
+    /// The model lattices are scored with for a model and weight (see ``rescore(_:customModel:weight:containsBaseModel:)``),
+    /// installed once per decoder.
+    private func scorer(customModel: URL?, weight: Double, containsBaseModel: Bool) throws(RecognitionError)
+        -> NGramModel
+    {
         let configuration = engine.configuration
         // The decoder's own search may be a merged model: read the models to score with from files, once per
         // decoder (a sweep or a diagnosis rescores at many weights; each set holds its own references).
@@ -192,7 +277,38 @@ final class Decoder {
         }
         let name = "rescore \(customModel?.path ?? "-") \(containsBaseModel) \(weight)"
         let scorer: NGramModel
-        if let installed = rescoringScorers[name] {
+        if let custom, custom.grammar == nil, customModel == custom.languageModel,
+            containsBaseModel == custom.containsBaseModel, containsBaseModel || weight == custom.weight
+        {
+            // The decoder's own search scores with this model already.
+            do {
+                return try engine.languageModel(named: containsBaseModel ? "_default" : "custom")
+            } catch {
+                throw .decodeFailed(error)
+            }
+        } else if let customModel, !containsBaseModel {
+            // One set per custom model, reweighted for each weight: making a set merges the vocabularies.
+            if let installed = reweightable[customModel] {
+                do {
+                    try installed.set.reweight(custom: weight)
+                } catch {
+                    throw .decodeFailed(error)
+                }
+                return installed.scorer
+            }
+            let (base, customLM) = (try read(baseLanguageModel), try read(customModel))
+            let set: NGramModel
+            do throws(EngineError) {
+                set = try NGramModel.interpolating(
+                    base: base, custom: customLM, weight: weight, configuration: configuration)
+                let name = "rescore \(customModel.path)"
+                try engine.setLanguageModel(set, named: name)
+                scorer = try engine.languageModel(named: name)
+            } catch {
+                throw .decodeFailed(error)
+            }
+            reweightable[customModel] = (set, scorer)
+        } else if let installed = rescoringScorers[name] {
             scorer = installed
         } else {
             let first = try read(containsBaseModel ? (customModel ?? baseLanguageModel) : baseLanguageModel)
@@ -209,15 +325,7 @@ final class Decoder {
             }
             rescoringScorers[name] = scorer
         }
-        let languageWeightRatio = Float(configuration.float("-bestpathlw") / configuration.float("-lw"))
-        let acousticScale = Float(1 / configuration.float("-ascale"))
-        return lattices.map { lattice -> String in
-            guard
-                let words = lattice?.bestPath(
-                    model: scorer, languageWeightRatio: languageWeightRatio, acousticScale: acousticScale)
-            else { return "" }
-            return EngineWords.clean(words.joined(separator: " "))
-        }
+        return scorer
     }
 
     /// Starts an utterance fed in chunks.

@@ -9,7 +9,9 @@ import Scoring
 /// reference words, their alternative pronunciations included, with wide beams), and rescores the lattices
 /// at other weights. No acoustic model of its own. Not thread-safe: one owner.
 public final class Diagnostician {
-    private let decoder: Decoder
+    /// The run's decoder, made when an utterance must be decoded as the run decoded it (no kept lattice, or the
+    /// heavy-weight experiment).
+    private var runDecoder: Decoder?
     private let aligner: Decoder
     private let custom: LanguageModelConfiguration
     /// Every word of the decoder's dictionary (base spelling): what a forced alignment can say.
@@ -27,13 +29,26 @@ public final class Diagnostician {
         public var samples: [Int16]
         public var reference: [String]
         public var errors: [BoostedWordError]
+        /// The run's hypothesis and the lattice its decode kept (``WorkRequest/latticeFolder``): read
+        /// instead of decoding again. Without them, or when the file cannot be read, the utterance is decoded.
+        public var hypothesis: String?
+        public var lattice: URL?
 
-        public init(samples: [Int16], reference: [String], errors: [BoostedWordError]) {
+        public init(
+            samples: [Int16], reference: [String], errors: [BoostedWordError], hypothesis: String? = nil,
+            lattice: URL? = nil
+        ) {
             self.samples = samples
             self.reference = reference
             self.errors = errors
+            self.hypothesis = hypothesis
+            self.lattice = lattice
         }
     }
+
+    /// How many utterances were read from the lattices the run kept, and how many were decoded again.
+    public private(set) var latticesRead = 0
+    public private(set) var decodedAgain = 0
 
     /// The weights tried when rescoring, beside the variant's own.
     public static let weightLadder: [Double] = [0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99]
@@ -52,7 +67,7 @@ public final class Diagnostician {
         self.model = model
         self.flaggedPronunciations = flaggedPronunciations
         self.settings = settings
-        decoder = try Decoder(model: model, settings: settings, custom: custom)
+        if settings != .standard { runDecoder = try Decoder(model: model, settings: settings, custom: custom) }
         aligner = try Decoder(model: model, settings: Self.wide(.standard), custom: custom)
         self.custom = custom
         var words = Set<String>()
@@ -75,10 +90,9 @@ public final class Diagnostician {
 
     private let model: AcousticModel
     private let settings: DecoderSettings
-    /// Decoders made when an error needs them: the run's settings with wide beams, and the run's beams at the
-    /// top of the weight ladder.
+    /// The run's settings with wide beams, made when an error needs it and the run's settings are not the
+    /// engine's (else the aligner serves).
     private var wideDecoder: Decoder?
-    private var heavyDecoder: Decoder?
 
     /// Beams far wider than the engine's defaults (1e-48 and 7e-29): what the search keeps when pruning
     /// is not what decides.
@@ -94,7 +108,22 @@ public final class Diagnostician {
 
     /// What the run's decode gives for `samples`: the hypothesis the errors come from.
     public func transcribe(_ samples: [Int16]) throws(RecognitionError) -> String {
-        try decoder.decode(samples, alternatives: 0).hypothesis
+        try decoder().decode(samples, alternatives: 0).hypothesis
+    }
+
+    /// The run's decoder (see ``runDecoder``).
+    func decoder() throws(RecognitionError) -> Decoder {
+        if let runDecoder { return runDecoder }
+        let made = try Decoder(model: model, settings: settings, custom: custom)
+        runDecoder = made
+        return made
+    }
+
+    /// The decoder kept lattices are read and rescored with: its dictionary, language models and best-path
+    /// scales must be the run's. The aligner's are when the run used the engine's settings (the aligner differs
+    /// only in its beams, which a lattice's scores do not use), and one decoder fewer is made.
+    func latticeDecoder() throws(RecognitionError) -> Decoder {
+        settings == .standard ? aligner : try decoder()
     }
 
     /// The cause of every error of every utterance, in order (see ``diagnose(_:)``).
@@ -124,43 +153,34 @@ public final class Diagnostician {
     /// 4. An inserted word that goes at a lower weight is the language model's; one that stays with the base
     ///    model alone is the audio's.
     public func diagnose(_ utterance: Utterance) throws(RecognitionError) -> [ErrorDiagnosis] {
-        let decoded = try decoder.decode(utterance.samples, alternatives: 0)
-        let lattice = decoder.engine.lattice()
+        let (hypothesis, lattice, owner) = try decoded(utterance)
         let evidence = Evidence(
-            hypothesis: decoded.hypothesis, nodes: lattice?.nodes() ?? [], alignment: try align(utterance),
-            referenceFits: try contest(utterance, against: decoded.hypothesis))
+            hypothesis: hypothesis, nodes: lattice?.nodes() ?? [], alignment: try align(utterance),
+            referenceFits: try contest(utterance, against: hypothesis))
         // Rescoring tells the weight that fixes an error the lattice holds; an utterance whose errors are all
         // misses the lattice lacks needs none.
         let rescored =
             utterance.errors.contains { error in
                 error.kind == .inserted || Self.posterior(of: error.word, in: evidence.nodes, near: nil) != nil
-            } ? try rescore(lattice, with: decoder) : [:]
+            } ? try rescore(lattice, with: owner) : [:]
         var results = utterance.errors.map {
             classify($0, utterance: utterance, evidence: evidence, rescored: rescored)
         }
         // Missed words the lattice lacks: the experiments that tell the beam from the weight.
         for e in results.indices where results[e].needsExperiment {
             let error = results[e].error
-            if wideDecoder == nil {
-                wideDecoder = try Decoder(model: model, settings: Self.wide(settings), custom: custom)
-            }
-            let wide = try wideDecoder!.decode(utterance.samples, alternatives: 0).hypothesis
+            let wide = try wideDecode(utterance.samples)
             if Self.recognizes(error, reference: utterance.reference, hypothesis: wide) {
                 results[e].cause = .pruned
                 continue
             }
             guard !custom.containsBaseModel else { continue }
-            if heavyDecoder == nil {
-                var top = custom
-                top.weight = Self.topWeight
-                heavyDecoder = try Decoder(model: model, settings: settings, custom: top)
-            }
-            let heavy = try heavyDecoder!.decode(utterance.samples, alternatives: 0).hypothesis
+            let run = try decoder()
+            let heavy = try run.decode(utterance.samples, customWeight: Self.topWeight).hypothesis
             guard Self.recognizes(error, reference: utterance.reference, hypothesis: heavy) else { continue }
             results[e].cause = .languageModel
             // The smallest weight that fixes it, from the heavy decode's lattice.
-            let heavyLattice = heavyDecoder!.engine.lattice()
-            let ladder = try rescore(heavyLattice, with: heavyDecoder!)
+            let ladder = try rescore(run.engine.lattice(), with: run)
             results[e].fixingWeight =
                 Self.weightLadder.first { weight in
                     guard weight > custom.weight, let words = ladder[weight] else { return false }
@@ -173,16 +193,54 @@ public final class Diagnostician {
     /// What the run's decode of `samples` becomes at each of `weights`: its lattice's best path under the base
     /// model interpolated with the variant's at that weight (none for a merged model, whose weight is built in).
     /// What a fixing weight would cost elsewhere, without decoding at each weight.
-    public func rescored(_ samples: [Int16], weights: [Double]) throws(RecognitionError) -> [Double: String] {
+    /// - Parameter lattice: The lattice the run's decode kept, read instead of decoding again.
+    public func rescored(_ samples: [Int16], lattice file: URL? = nil, weights: [Double]) throws(RecognitionError)
+        -> [Double: String]
+    {
         guard !custom.containsBaseModel else { return [:] }
-        _ = try decoder.decode(samples, alternatives: 0)
-        guard let lattice = decoder.engine.lattice() else { return [:] }
+        let (_, kept, owner) = try decoded(
+            Utterance(samples: samples, reference: [], errors: [], hypothesis: "", lattice: file))
+        guard let lattice = kept else { return [:] }
         var rescored: [Double: String] = [:]
         for weight in weights {
-            rescored[weight] = try decoder.rescore(
+            rescored[weight] = try owner.rescore(
                 [lattice], customModel: weight == 0 ? nil : custom.languageModel, weight: weight)[0]
         }
         return rescored
+    }
+
+    /// The run's hypothesis of the utterance and its decode's lattice, with posteriors: read from the file the run
+    /// kept when there is one, else decoded again.
+    /// Also the decoder that holds the lattice, which rescoring it must use.
+    func decoded(_ utterance: Utterance) throws(RecognitionError) -> (
+        hypothesis: String, lattice: Lattice?, decoder: Decoder
+    ) {
+        if let file = utterance.lattice, let hypothesis = utterance.hypothesis,
+            FileManager.default.fileExists(atPath: file.path)
+        {
+            let reader = try latticeDecoder()
+            if let lattice = try? reader.readLattice(file, custom: custom) {
+                latticesRead += 1
+                return (hypothesis, lattice, reader)
+            }
+        }
+        decodedAgain += 1
+        let run = try decoder()
+        let decoded = try run.decode(utterance.samples, alternatives: 0)
+        return (decoded.hypothesis, run.engine.lattice(), run)
+    }
+
+    /// The run's decode with wide beams: the aligner's own search when the run used the engine's settings (the
+    /// aligner is that decoder), else a decoder made for it.
+    func wideDecode(_ samples: [Int16]) throws(RecognitionError) -> String {
+        if settings == .standard {
+            try aligner.activateOwnSearch()
+            return try aligner.decode(samples, alternatives: 0).hypothesis
+        }
+        if wideDecoder == nil {
+            wideDecoder = try Decoder(model: model, settings: Self.wide(settings), custom: custom)
+        }
+        return try wideDecoder!.decode(samples, alternatives: 0).hypothesis
     }
 
     /// The lattice's best path at every weight of the ladder but the variant's own (none for a merged model,

@@ -102,6 +102,19 @@ public final class SpeechRecognizer {
         return result(decoded, isFinal: true, customization: status, duration: clip.duration)
     }
 
+    /// Writes the word lattice of the last recording recognised with `custom` (``recognize(_:options:)``) in
+    /// PocketSphinx's format, for ``Diagnostician`` to read back.
+    func writeLattice(of custom: LanguageModelConfiguration?, to file: URL) throws(RecognitionError) {
+        guard let lattice = batchDecoders[custom]?.engine.lattice() else {
+            throw .decodeFailed(EngineError(call: "ps_get_lattice", message: "the last decode made no lattice"))
+        }
+        do {
+            try lattice.write(to: file.path)
+        } catch {
+            throw .decodeFailed(error)
+        }
+    }
+
     /// Recognises audio delivered in buffers, reporting partial results as they change.
     ///
     /// - Parameters:

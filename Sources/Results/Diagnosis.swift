@@ -154,6 +154,10 @@ public struct VariantDiagnosis: Codable, Sendable, Equatable {
     public var antiContext: AntiContextCost?
     /// Utterances that could not be examined ("corpus/id: why"): unreadable audio, a failed decode.
     public var failures: [String]?
+    /// Of the utterances examined, how many were read from the lattices the run kept and how many were decoded
+    /// again (no kept lattice); nil in a diagnosis that did not record it.
+    public var latticesRead: Int?
+    public var decodedAgain: Int?
 
     public init(
         variant: String, weight: Double, utterances: [UtteranceDiagnosis], terms: [TermDiagnosis],

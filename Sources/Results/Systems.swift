@@ -135,6 +135,9 @@ public struct UtteranceRecord: Codable, Sendable, Equatable {
     public var retries: Int
     /// A decoder process crashed on this utterance (it may have succeeded on retry).
     public var crashed: Bool
+    /// The work key its decode was journaled under, which also names the lattice the run kept of it
+    /// (`.gambit/lattices/KEY.lat`); nil in results of a Gambit that did not record it.
+    public var key: String?
 
     public init(
         id: String, index: Int, audioPath: String, speaker: String? = nil, condition: String? = nil,

@@ -28,6 +28,10 @@ public struct RunOptions: Sendable {
     /// Called with (stage, done, total) as the items of a long stage finish: the utterances synthesised for a
     /// corpus (`synthesis: NAME`), the models prepared (`prepare`), the utterances decoded (`decoding`).
     public var progress: (@Sendable (_ stage: String, _ done: Int, _ total: Int) -> Void)?
+    /// Keep the word lattices of customized decodes that `gambit diagnose` will examine (those with boosted-word
+    /// errors, and every anti-context one), so that it reads them rather than decoding again (`--no-keep-lattices`
+    /// to keep none).
+    public var keepLattices = true
     /// Test hook: utterance ids whose first decoding attempt crashes the worker.
     public var crashOnceForTesting: Set<String>
     /// Test hook: the journal append after this many lines writes half its line and then fails as a
@@ -66,6 +70,12 @@ public final class Runner {
     }
     /// Environment variable that makes a run stop itself after this many journal lines (testing only).
     public static let stopAfterJournalLinesVariable = "GAMBIT_TEST_STOP_AFTER_JOURNAL_LINES"
+
+    /// Where a run keeps the lattices of its customized decodes for `gambit diagnose`, one file per work key
+    /// (``WorkRequest/latticeFile(key:in:)``).
+    public static func latticeFolder(in output: URL) -> URL {
+        output.appendingPathComponent(dataFolder).appendingPathComponent("lattices")
+    }
 
     /// Where a run's unredacted results are written under an output folder.
     public static func resultsFile(in output: URL) -> URL {
@@ -127,7 +137,32 @@ public final class Runner {
             workerCount: options.workers, decoded: Set(transcriber.lastDecoded.map(\.key)).count,
             journaled: Set(plan.items.map(\.request.key)).subtracting(transcriber.lastAttempted).count)
         try results.write(to: Self.resultsFile(in: options.output))
+        if options.keepLattices { pruneLattices(results) }
         return results
+    }
+
+    /// Deletes the kept lattices the diagnosis will not read: those of customized decodes with no boosted-word
+    /// error on a domain corpus, and any a worker left half-written.
+    func pruneLattices(_ results: RunResults) {
+        let folder = Self.latticeFolder(in: options.output)
+        guard let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        var needed = Set<String>()
+        for system in results.systems where system.mode == .customized {
+            let antiContext = results.corpus(named: system.corpus)?.role == .antiContext
+            let global = Set(Aggregation.boostedWords(for: system, in: results))
+            for record in system.utterances where record.failure == nil {
+                guard let key = record.key,
+                    let boosted = Aggregation.scoredBoostedWords(
+                        record, global: global, normalizer: settings.normalizer)
+                else { continue }
+                if antiContext || !BoostedWordError.errors(in: record.alignment, boosted: boosted).isEmpty {
+                    needed.insert(key)
+                }
+            }
+        }
+        for file in files where !needed.contains(String(file.dropLast(4))) || !file.hasSuffix(".lat") {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(file))
+        }
     }
 
     /// What ``run()`` would decode, and the keys its journal already holds, without decoding: `gambit run
@@ -275,7 +310,15 @@ public final class Runner {
         transcriber.stopAfterJournalLinesForTesting = ProcessInfo.processInfo.environment[
             Self.stopAfterJournalLinesVariable
         ].flatMap { Int($0) }
-        return try transcriber.transcribe(plan.items.map(\.request), journal: journal, fresh: options.fresh)
+        let lattices = options.keepLattices ? Self.latticeFolder(in: options.output).path : nil
+        let requests = plan.items.map { item in
+            var request = item.request
+            if request.configuration.map({ $0.grammar == nil }) ?? false, request.external == nil {
+                request.latticeFolder = lattices
+            }
+            return request
+        }
+        return try transcriber.transcribe(requests, journal: journal, fresh: options.fresh)
     }
 
     /// The results: per-utterance records, then every aggregate through Scoring. Checks are added by the caller.
@@ -333,6 +376,7 @@ public final class Runner {
             record.failureKind = response.failure == nil ? nil : response.failureKind
             record.retries = response.retries
             record.crashed = response.crashed
+            record.key = item.request.key
             records.append(record)
             load = max(load, response.modelLoadSeconds)
             peak = max(peak, response.peakResidentMegabytes)

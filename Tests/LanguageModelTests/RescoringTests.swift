@@ -30,4 +30,43 @@ struct RescoringTests {
         let baseOnly = try rescorer.rescore(customModel: nil, weight: 0)
         #expect(baseOnly.count == 3 && baseOnly.allSatisfy { !$0.isEmpty })
     }
+
+    @Test("A set reweighted in place rescores as a set made at that weight")
+    func reweightedSetMatchesFreshSet() throws {
+        let folder = try TestSupport.temporaryDirectory("reweight")
+        let toolchain = Toolchain(cacheFolder: folder)
+        let artifact = try toolchain.compiler.prepare(seedChessData(), output: folder.appendingPathComponent("m"))
+            .artifact
+        let configuration = Toolchain.configuration(artifact, weight: 0.5)
+        var clips: [AudioClip] = []
+        for (index, (text, voice)) in [
+            ("play the albin counter gambit", "slt"), ("we listened to the new album at night", "awb"),
+            ("my sister plays the piano at school", "kal"), ("the king gave the bishop a new book", "rms"),
+        ].enumerated() {
+            let url = folder.appendingPathComponent("\(index).wav")
+            try TestSupport.synthesize(text, voice: voice, to: url)
+            clips.append(try AudioLoader().load(url))
+        }
+        func rescorer() throws -> LatticeRescorer {
+            let rescorer = try LatticeRescorer(model: toolchain.model, configuration: configuration)
+            for clip in clips { try rescorer.add(clip) }
+            return rescorer
+        }
+        // One rescorer moves its one set through the weights in a scrambled order; each fresh one makes its set
+        // at the weight it is asked for. The engine's set mixes w·P^lw, so only weights near the ends move these
+        // best paths.
+        let shared = try rescorer()
+        let weights = [0.999_999, 0.000_001, 0.7, 0.2, 0.9]
+        var answers: [Double: [String]] = [:]
+        for weight in weights {
+            answers[weight] = try shared.rescore(customModel: artifact.languageModel, weight: weight)
+        }
+        for weight in [0.000_001, 0.999_999] {
+            let fresh = try rescorer().rescore(customModel: artifact.languageModel, weight: weight)
+            #expect(answers[weight] == fresh, "weight \(weight)")
+        }
+        // Back at the first weight after the others: the same answers as the first time.
+        #expect(try shared.rescore(customModel: artifact.languageModel, weight: 0.999_999) == answers[0.999_999])
+        #expect(Set(weights.map { answers[$0]! }).count > 1, "the weight changes no best path: \(answers)")
+    }
 }

@@ -137,6 +137,36 @@ struct EngineTests {
         #expect(!decoder.segments().isEmpty && decoder.segments().allSatisfy { (0...1).contains($0.posterior) })
     }
 
+    @Test("A lattice written and read back has the same words, frames, best path and posteriors")
+    func latticeRoundTrip() throws {
+        let decoder = try SphinxDecoder(arguments: Model.arguments)
+        let hypothesis = try decode(decoder, TestSupport.librivox[1])
+        _ = decoder.logPosterior()
+        let lattice = try #require(decoder.lattice())
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gambit-\(UUID().uuidString).lat")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try lattice.write(to: file.path)
+        let read = try decoder.readLattice(from: file.path)
+        let model = try decoder.languageModel(named: "_default")
+        let ratio = Float(decoder.configuration.float("-bestpathlw") / decoder.configuration.float("-lw"))
+        let scale = Float(1 / decoder.configuration.float("-ascale"))
+        #expect(read.computePosteriors(model: model, languageWeightRatio: ratio, acousticScale: scale))
+        let words = try #require(read.bestPath(model: model, languageWeightRatio: ratio, acousticScale: scale))
+        #expect(words.filter { !$0.hasPrefix("<") && !$0.hasPrefix("[") }.joined(separator: " ") == hypothesis)
+        func shape(_ nodes: [Lattice.Node]) -> [String] {
+            nodes.map { "\($0.word) \($0.startFrame) \($0.firstEndFrame) \($0.lastEndFrame)" }.sorted()
+        }
+        let (live, back) = (lattice.nodes(), read.nodes())
+        #expect(shape(back) == shape(live))
+        let best = { (nodes: [Lattice.Node]) in
+            Dictionary(nodes.map { ("\($0.word) \($0.startFrame)", $0.posterior) }, uniquingKeysWith: max)
+        }
+        let (a, b) = (best(live), best(back))
+        let far = a.filter { abs($0.value - (b[$0.key] ?? -1)) > 0.01 }
+        #expect(far.isEmpty, "posteriors that moved: \(far.prefix(5)) vs \(far.prefix(5).map { b[$0.key] ?? -1 })")
+        #expect(throws: EngineError.self) { try decoder.readLattice(from: "/nonexistent/x.lat") }
+    }
+
     @Test(
         "GAMBIT_ENGINE_LOG=1 shows the engine's log from the first model read on, and nothing does otherwise")
     func engineLog() throws {

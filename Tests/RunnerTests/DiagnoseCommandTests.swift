@@ -73,6 +73,22 @@ struct DiagnoseCommandTests {
         #expect(status == 0, "\(output)")
         let results = try RunResults.load(from: Runner.resultsFile(in: out))
         let variant = try #require(results.diagnosis?.variants.first, "\(output)")
+        // The run kept the lattices of the utterances with errors and of the anti-context ones, and the diagnosis
+        // read them rather than decoding again.
+        let kept = Set(
+            try FileManager.default.contentsOfDirectory(atPath: Runner.latticeFolder(in: out).path).map {
+                String($0.dropLast(".lat".count))
+            })
+        let customized = results.systems.filter { $0.mode == .customized }
+        func key(_ corpus: String, _ id: String) -> String? {
+            customized.first { $0.corpus == corpus }?.utterances.first { $0.id == id }?.key
+        }
+        let examined = variant.utterances.compactMap { key($0.corpus, $0.id) }
+        let antiContext = customized.filter { results.corpus(named: $0.corpus)?.role == .antiContext }
+            .flatMap(\.utterances).compactMap(\.key)
+        #expect(examined.count == variant.utterances.count && kept == Set(examined + antiContext))
+        #expect(kept.count < customized.flatMap(\.utterances).count, "lattices nobody reads were kept")
+        #expect(variant.latticesRead == variant.utterances.count && variant.decodedAgain == 0, "\(output)")
         let insertions = variant.diagnoses.filter { $0.error.kind == .inserted }
         #expect(insertions.count >= 3, "\(output)")
         // Each is a name only the customization knows, said nowhere: the language model put it there.
@@ -96,9 +112,27 @@ struct DiagnoseCommandTests {
         #expect(again.status == 0)
         #expect(try String(contentsOf: journal, encoding: .utf8).split(separator: "\n").count == lines)
         #expect(try RunResults.load(from: Runner.resultsFile(in: out)).diagnosis == results.diagnosis)
-        // --fresh examines everything again.
+        // --fresh examines everything again; without the kept lattices each utterance is decoded again, with the
+        // same causes and evidence.
+        try FileManager.default.removeItem(at: Runner.latticeFolder(in: out))
         let fresh = try TestSupport.gambit(["diagnose", out.path, "--fresh"])
         #expect(fresh.status == 0)
         #expect(try String(contentsOf: journal, encoding: .utf8).split(separator: "\n").count == lines)
+        let decoded = try #require(try RunResults.load(from: Runner.resultsFile(in: out)).diagnosis?.variants.first)
+        #expect(decoded.decodedAgain == variant.utterances.count && decoded.latticesRead == 0)
+        // Posteriors computed on the lattice read back agree with the decoder's own to within the file's rounding;
+        // everything else is the same.
+        let pairs = zip(decoded.diagnoses, variant.diagnoses)
+        func withoutPosteriors(_ diagnosis: ErrorDiagnosis) -> ErrorDiagnosis {
+            var diagnosis = diagnosis
+            (diagnosis.posterior, diagnosis.competitorPosterior) = (nil, nil)
+            return diagnosis
+        }
+        #expect(decoded.diagnoses.map(withoutPosteriors) == variant.diagnoses.map(withoutPosteriors))
+        for (again, read) in pairs {
+            for (a, b) in [(again.posterior, read.posterior), (again.competitorPosterior, read.competitorPosterior)] {
+                #expect((a == nil) == (b == nil) && abs((a ?? 0) - (b ?? 0)) < 0.01, "\(again) against \(read)")
+            }
+        }
     }
 }

@@ -214,11 +214,10 @@ public final class Transcriber {
     /// Decodes the files once in this process with `configuration`, keeping their word lattices, for rescoring
     /// under other models (a sweep's points).
     ///
-    /// In this process, not the workers: the lattices must stay in the decoder that made them. PocketSphinx
-    /// 5prealpha can write a lattice (`ps_lattice_write`) and read it back (`ps_lattice_read`), but the lattice
-    /// read back does not rescore as the original does (measured: 3 of 4 utterances, two of them real speech,
-    /// got other best paths under the same model, with insertions), so a pass cannot be handed between processes
-    /// or resumed from disk.
+    /// In this process, not the workers: the lattices stay in the decoder that made them. (A lattice can cross
+    /// processes: `gambit run` keeps lattices for `gambit diagnose`, read back through
+    /// ``PocketSphinx/SphinxDecoder/readLattice(from:)``, which corrects two bugs of the engine's reader; the
+    /// sweep has not needed it.)
     public func latticePass(
         _ audio: [URL], configuration: LanguageModelConfiguration,
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil

@@ -18,6 +18,9 @@ public struct WorkRequest: Codable, Sendable, Hashable {
     public var crashForTesting: Bool?
     /// Transcribe with this external recognizer instead of PocketSphinx.
     public var external: ExternalRecognizer?
+    /// Write the word lattice of a customized decode into this folder, as `<key>.lat` (``latticeFile(in:)``), for
+    /// `gambit diagnose` to read instead of decoding again. Not part of the key: it changes no answer.
+    public var latticeFolder: String?
 
     public init(
         key: String, audio: String, configuration: LanguageModelConfiguration?, streamingChunkMilliseconds: Int? = nil,
@@ -34,6 +37,12 @@ public struct WorkRequest: Codable, Sendable, Hashable {
 }
 
 extension WorkRequest {
+    /// The file a decode's kept lattice is in (see ``latticeFolder``): named by the key alone, so it never leaves
+    /// the folder.
+    public static func latticeFile(key: String, in folder: URL) -> URL {
+        folder.appendingPathComponent("\(key).lat")
+    }
+
     /// The key a decoded utterance is journaled and resumed under: everything that can change its hypothesis
     /// (the audio's bytes, the system's model, the acoustic model, the engine settings and the streaming chunk).
     /// The engine's default settings give the key they gave before settings could be changed.
@@ -230,6 +239,9 @@ final class RequestDecoder {
             response.words = result.bestTranscription.segments.map {
                 WordTiming(word: $0.substring, start: $0.timestamp, duration: $0.duration, confidence: $0.confidence)
             }
+            if let folder = request.latticeFolder, request.configuration?.grammar == nil, request.configuration != nil {
+                keepLattice(of: request, in: URL(fileURLWithPath: folder))
+            }
             switch result.customization {
             case .none: response.customization = .notRequested
             case .applied(let fingerprint):
@@ -249,6 +261,23 @@ final class RequestDecoder {
         }
         response.peakResidentMegabytes = peakResidentMegabytes()
         return response
+    }
+
+    /// Writes the lattice of the decode just made (before streaming replaces it). A lattice that cannot be written
+    /// costs nothing but time: the diagnosis decodes that utterance again. It is written under a temporary name and
+    /// renamed, so a worker killed half-way leaves no partial lattice under the key's name.
+    private func keepLattice(of request: WorkRequest, in folder: URL) {
+        let file = WorkRequest.latticeFile(key: request.key, in: folder)
+        let partial = folder.appendingPathComponent(".\(request.key).\(getpid()).partial")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try recognizer.writeLattice(of: request.configuration, to: partial)
+            _ = try? FileManager.default.removeItem(at: file)
+            try FileManager.default.moveItem(at: partial, to: file)
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            FileHandle.standardError.write(Data("worker: lattice of \(request.audio) not kept: \(error)\n".utf8))
+        }
     }
 
     /// The kind of a failure the worker caught: the audio, the engine, or an external recognizer's answer.

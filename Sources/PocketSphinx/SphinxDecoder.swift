@@ -107,6 +107,16 @@ public final class SphinxDecoder {
         }
     }
 
+    /// Installs a phone loop as a named search: phones rather than words, under a phonetic language model
+    /// (Debian's `en-us-phone.lm.bin`); the segments of its result are phones.
+    ///
+    /// The corresponding C function is `ps_set_allphone_file`.
+    public func setPhoneLoop(languageModel path: String, named name: String) throws(EngineError) {
+        try Engine.serialized { () throws(EngineError) in
+            try EngineError.check("ps_set_allphone_file", [name, path]) { ps_set_allphone_file(pointer, name, path) }
+        }
+    }
+
     /// Makes a named search the one the next utterance is decoded with.
     ///
     /// The corresponding C function is `ps_set_search`.

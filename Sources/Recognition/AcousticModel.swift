@@ -34,6 +34,12 @@ public struct AcousticModel: Sendable, Hashable, Codable {
         )
     }
 
+    /// The phonetic language model beside the base model (Debian ships `en-us-phone.lm.bin`): what a phone loop
+    /// decodes with.
+    public var phoneLanguageModel: URL {
+        languageModel.deletingLastPathComponent().appendingPathComponent("en-us-phone.lm.bin")
+    }
+
     /// The models this machine can offer, by locale.
     public static var installed: [String: AcousticModel] { ["en-US": .englishUS] }
 

@@ -1,6 +1,7 @@
 import Audio
 import Foundation
 import GambitTestSupport
+import LanguageModel
 import Recognition
 import Results
 import Runner
@@ -125,5 +126,44 @@ struct DiagnosisTests {
         let result = try diagnose(configuration, settings: settings)
         #expect(result.errors >= 5, "\(Self.summary(result))")
         #expect(Self.share(.pruned, result) >= 0.9, "\(Self.summary(result))")
+    }
+
+    @Test("Pronunciation removed: a phone loop over the word's audio recovers one that decodes it on held-back audio")
+    func recovered() throws {
+        let spoken = clips.filter { $0.reference.contains("winawer") }
+        let (learned, heldBack) = (Array(spoken.prefix(3)), Array(spoken.dropFirst(3)))
+        var removed = configuration
+        removed.vocabulary = try vocabulary(replacingWith: [])
+        let search = try PronunciationSearch(model: .englishUS, vocabulary: removed.vocabulary)
+        let occurrences = learned.map {
+            PronunciationSearch.Occurrence(
+                samples: $0.samples, reference: $0.reference, index: $0.reference.firstIndex(of: "winawer")!)
+        }
+        // Where the word was said: aligned with the spelling's guess, what a word without a pronunciation gets.
+        let guess = try #require(GraphemeToPhoneme.pronounce("winawer"))
+        let spans = try search.fits([guess], over: occurrences)[0]
+        var heard: [[String]] = []
+        for (occurrence, span) in zip(occurrences, spans) {
+            let span = try #require(span, "no alignment of \(occurrence.reference)")
+            heard.append(try search.phoneLoop(occurrence.samples, frames: span.frames))
+        }
+        #expect(heard.allSatisfy { $0.count >= 3 }, "\(heard)")
+        // Each hearing fit over every occurrence: the one that fits them best overall.
+        let fits = try search.fits(heard, over: occurrences)
+        func total(_ row: [(score: Double, frames: ClosedRange<Int>)?]) -> Double {
+            row.reduce(0) { $0 + ($1?.score ?? -1e9) }
+        }
+        let best = try #require(fits.indices.max { total(fits[$0]) < total(fits[$1]) })
+        let phones = heard[best].joined(separator: " ")
+        // Without a pronunciation the word is never heard; with the one recovered it is, on audio it never saw.
+        let without = try Diagnostician(model: .englishUS, settings: .standard, custom: removed)
+        var recovered = configuration
+        recovered.vocabulary = try vocabulary(replacingWith: ["winawer \(phones)"])
+        let with = try Diagnostician(model: .englishUS, settings: .standard, custom: recovered)
+        for clip in heldBack {
+            #expect(!(try without.transcribe(clip.samples)).contains("winawer"))
+            let hypothesis = try with.transcribe(clip.samples)
+            #expect(hypothesis.contains("winawer"), "\(phones) (heard \(heard)): \(hypothesis)")
+        }
     }
 }

@@ -1,0 +1,151 @@
+import Foundation
+import PocketSphinx
+
+/// What the audio says where a word was said, and how well each candidate pronunciation fits it, through
+/// PocketSphinx's own searches: a phone loop over the word's frames (the phonetic language model the acoustic
+/// model ships with, allphone search), and a forced alignment of each occurrence's reference with a candidate in
+/// the word's place (a one-sentence grammar with wide beams). No acoustic model of its own. Not thread-safe: one
+/// owner.
+public final class PronunciationSearch {
+    /// One place the word was said: the utterance's samples, its reference words, and where the word is among
+    /// them.
+    public struct Occurrence: Sendable {
+        public var samples: [Int16]
+        public var reference: [String]
+        public var index: Int
+
+        public init(samples: [Int16], reference: [String], index: Int) {
+            self.samples = samples
+            self.reference = reference
+            self.index = index
+        }
+    }
+
+    private let model: AcousticModel
+    /// The words the alignment may say besides the candidates: the base dictionary and the variant's vocabulary.
+    private let vocabulary: URL?
+    private var phoneDecoder: SphinxDecoder?
+    /// The token a candidate stands as in the alignment's dictionary.
+    static func token(_ index: Int) -> String { "gambitcandidate\(index)" }
+    /// Frames either side of a word's span that the phone loop also hears, so that its first and last phones
+    /// are not cut.
+    static let margin = 5
+
+    /// - Parameter vocabulary: The customized model's vocabulary (its words may be in a reference), or nil.
+    public init(model: AcousticModel, vocabulary: URL?) throws(RecognitionError) {
+        try model.validate()
+        self.model = model
+        self.vocabulary = vocabulary
+    }
+
+    /// The engine's arguments for a search with wide beams over `dictionary` and no language model.
+    private func arguments(dictionary: URL) -> [String] {
+        [
+            "-hmm", model.hmm.path, "-dict", dictionary.path, "-remove_silence", "no", "-beam", "1e-80", "-wbeam",
+            "1e-60",
+        ]
+    }
+
+    /// The phones a phone loop hears over `frames` of `samples`: it decodes ``margin`` frames more either side, and
+    /// keeps the phones whose middle frame is within `frames`; silence and noise dropped, in the acoustic model's
+    /// phone set.
+    public func phoneLoop(_ samples: [Int16], frames: ClosedRange<Int>) throws(RecognitionError) -> [String] {
+        if phoneDecoder == nil {
+            do {
+                // PocketSphinx's tutorial settings for phone recognition: a light language weight, beams 1e-20.
+                let decoder = try SphinxDecoder(
+                    arguments: [
+                        "-hmm", model.hmm.path, "-dict", model.dictionary.path, "-remove_silence", "no",
+                        "-lw", "2.0", "-beam", "1e-20", "-pbeam", "1e-20",
+                    ])
+                try decoder.setPhoneLoop(languageModel: model.phoneLanguageModel.path, named: "phones")
+                try decoder.activateSearch(named: "phones")
+                phoneDecoder = decoder
+            } catch {
+                throw .engineInitFailed(error)
+            }
+        }
+        let perFrame = 160  // 16 kHz, 100 frames a second
+        let start = max(0, (frames.lowerBound - Self.margin) * perFrame)
+        let end = min(samples.count, (frames.upperBound + 1 + Self.margin) * perFrame)
+        guard start < end else { return [] }
+        do {
+            try phoneDecoder!.startUtterance()
+            try phoneDecoder!.process(Array(samples[start..<end]), fullUtterance: true)
+            try phoneDecoder!.endUtterance()
+        } catch {
+            throw .decodeFailed(error)
+        }
+        // The margin lets the loop hear the word's edges whole; a phone whose middle lies outside the span is the
+        // neighbour's.
+        let offset = start / perFrame
+        return phoneDecoder!.segments().filter { segment in
+            let middle = offset + (segment.startFrame + segment.endFrame) / 2
+            return Phones.english.contains(segment.word) && segment.word != "SIL" && frames.contains(middle)
+        }
+        .map(\.word)
+    }
+
+    /// How well each candidate fits each occurrence: the path score (natural log) of the occurrence's reference
+    /// force-aligned with the candidate in the word's place, and the candidate's frames there; nil where a word of
+    /// the reference is outside the dictionary or no path survives. Scores of one occurrence compare across
+    /// candidates: the rest of the path is the same words.
+    ///
+    /// - Parameter candidates: Pronunciations in the acoustic model's phones (`W IH N AW ER`).
+    /// - Returns: One row per candidate, one entry per occurrence.
+    public func fits(_ candidates: [[String]], over occurrences: [Occurrence]) throws(RecognitionError)
+        -> [[(score: Double, frames: ClosedRange<Int>)?]]
+    {
+        let valid = candidates.map { !$0.isEmpty && $0.allSatisfy { Phones.english.contains($0) && $0 != "SIL" } }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gambit-fit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dictionary = folder.appendingPathComponent("fit.dict")
+        var words = Set<String>()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var data = try Data(contentsOf: model.dictionary)
+            if let vocabulary { data.append(try Data(contentsOf: vocabulary)) }
+            for (index, phones) in candidates.enumerated() where valid[index] {
+                data.append(Data("\n\(Self.token(index)) \(phones.joined(separator: " "))\n".utf8))
+            }
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+                if let word = line.split(separator: " ").first?.split(separator: "(").first {
+                    words.insert(String(word))
+                }
+            }
+            try data.write(to: dictionary)
+        } catch {
+            throw .customModelInvalid(
+                path: dictionary.path, reason: "could not write the alignment dictionary: \(error)")
+        }
+        let aligner: SphinxDecoder
+        do {
+            aligner = try SphinxDecoder(arguments: arguments(dictionary: dictionary))
+        } catch {
+            throw .engineInitFailed(error)
+        }
+        return try candidates.indices.map { (c: Int) throws(RecognitionError) in
+            try occurrences.map { (occurrence: Occurrence) throws(RecognitionError) in
+                guard valid[c] else { return nil }
+                var sentence = occurrence.reference
+                sentence[occurrence.index] = Self.token(c)
+                guard sentence.allSatisfy(words.contains) else { return nil }
+                let grammar = "#JSGF V1.0;\ngrammar fit;\npublic <sentence> = \(sentence.joined(separator: " ")) ;\n"
+                do {
+                    try aligner.setGrammar(grammar, named: "fit")
+                    try aligner.activateSearch(named: "fit")
+                    try aligner.startUtterance()
+                    try aligner.process(occurrence.samples, fullUtterance: true)
+                    try aligner.endUtterance()
+                } catch {
+                    return nil
+                }
+                let (text, score) = aligner.hypothesis()
+                guard text != nil,
+                    let segment = aligner.segments().first(where: { $0.word == Self.token(c) })
+                else { return nil }
+                return (aligner.logMath.naturalLog(Int32(clamping: score)), segment.startFrame...segment.endFrame)
+            }
+        }
+    }
+}

@@ -246,7 +246,14 @@ public final class SphinxDecoder {
             throw EngineError(call: "ps_lattice_read", arguments: [path], message: "cannot read the file")
         }
         do {
-            try correctedLattice(text).write(to: corrected, atomically: false, encoding: .utf8)
+            guard let fixed = correctedLattice(text) else {
+                throw EngineError(
+                    call: "ps_lattice_read", arguments: [path],
+                    message: "not a whole lattice (no End line, or an edge to a node it does not have)")
+            }
+            try fixed.write(to: corrected, atomically: false, encoding: .utf8)
+        } catch let error as EngineError {
+            throw error
         } catch {
             throw EngineError(
                 call: "ps_lattice_read", arguments: [path], message: "cannot write a corrected copy: \(error)")
@@ -265,8 +272,10 @@ public final class SphinxDecoder {
         return Set(words).subtracting(["<s>", "</s>"])
     }
 
-    /// `text` with its edges' scores as ``readLattice(from:)`` must give them to `ps_lattice_read`.
-    private func correctedLattice(_ text: String) -> String {
+    /// `text` with its edges' scores as ``readLattice(from:)`` must give them to `ps_lattice_read`; nil when it is
+    /// not a whole lattice (cut short, or an edge names a node it lacks), which the engine's reader would not
+    /// refuse but crash on.
+    private func correctedLattice(_ text: String) -> String? {
         let shift = 10  // SENSCR_SHIFT
         let insertion = logMath.score(ofProbability: configuration.float("-pip"))
         let silence = insertion + logMath.score(ofProbability: configuration.float("-silprob"))
@@ -275,13 +284,14 @@ public final class SphinxDecoder {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // Node lines ("id word sf fef lef ; ...") between "Nodes" and "Initial"; edges between "Edges" and "End".
         var words: [Int: String] = [:]
-        var (section, initial, final) = ("", -1, -1)
+        var (section, initial, final, ended, nodes) = ("", -1, -1, false, -1)
         for (index, line) in lines.enumerated() {
             let fields = line.split(separator: " ")
             guard let first = fields.first, !line.hasPrefix("#") else { continue }
             switch first {
             case "Nodes", "Edges":
                 section = String(first)
+                if first == "Nodes" { nodes = fields.count > 1 ? Int(fields[1]) ?? -1 : -1 }
                 continue
             case "Initial":
                 initial = fields.count > 1 ? Int(fields[1]) ?? -1 : -1
@@ -290,12 +300,16 @@ public final class SphinxDecoder {
                 final = fields.count > 1 ? Int(fields[1]) ?? -1 : -1
             case "End":
                 section = ""
+                ended = true
             default:
                 break
             }
             if section == "Nodes", fields.count >= 2, let id = Int(fields[0]) {
                 words[id] = String(fields[1])
-            } else if section == "Edges", fields.count == 3, let to = Int(fields[1]), let score = Int32(fields[2]) {
+            } else if section == "Edges" {
+                guard fields.count == 3, let from = Int(fields[0]), let to = Int(fields[1]),
+                    let score = Int32(fields[2]), (0..<nodes).contains(from), (0..<nodes).contains(to)
+                else { return nil }
                 var corrected = score >> shift
                 if to != initial, to != final, let word = words[to] {
                     let base = word.split(separator: "(").first.map(String.init) ?? word
@@ -304,6 +318,8 @@ public final class SphinxDecoder {
                 lines[index] = "\(fields[0]) \(fields[1]) \(corrected)"
             }
         }
+        guard ended, nodes > 0, words.count == nodes, (0..<nodes).contains(initial), (0..<nodes).contains(final)
+        else { return nil }
         return lines.joined(separator: "\n")
     }
 }

@@ -155,7 +155,11 @@ final class Decoder {
 
     /// Decodes one utterance with the decoder's own search, the custom model at `weight` rather than its own (set
     /// mix only): the set is reweighted for this decode and put back after it.
-    func decode(_ samples: [Int16], customWeight weight: Double) throws(RecognitionError) -> DecodedUtterance {
+    /// The lattice is taken before the weight is put back: the engine builds it when first asked, scoring its links
+    /// with the model as it is then.
+    func decode(_ samples: [Int16], customWeight weight: Double) throws(RecognitionError) -> (
+        hypothesis: String, lattice: Lattice?
+    ) {
         guard let ownSet, let own = custom?.weight else {
             throw .customModelInvalid(
                 path: custom?.languageModel.path ?? "-", reason: "only a set mix's weight can change")
@@ -166,13 +170,14 @@ final class Decoder {
             throw .decodeFailed(error)
         }
         defer { try? ownSet.reweight(custom: own) }
-        return try decode(samples, alternatives: 0)
+        let decoded = try decode(samples, alternatives: 0)
+        return (decoded.hypothesis, engine.lattice())
     }
 
     /// Makes the decoder's own model its search again, after a grammar or a rescoring model was made active.
     func activateOwnSearch() throws(RecognitionError) {
         do {
-            try engine.activateSearch(named: ownSet == nil ? "_default" : "custom")
+            try engine.activateSearch(named: custom?.grammar != nil ? "grammar" : ownSet == nil ? "_default" : "custom")
         } catch {
             throw .decodeFailed(error)
         }

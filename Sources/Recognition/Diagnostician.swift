@@ -4,8 +4,8 @@ import PocketSphinx
 import Results
 import Scoring
 
-/// Explains a customized decode's boosted-word errors through the engine: it decodes each utterance again
-/// keeping its lattice, force-aligns the reference with PocketSphinx's own search (a grammar of the
+/// Explains a customized decode's boosted-word errors through the engine: it reads the lattice the run kept of
+/// each utterance (or decodes it again when there is none), force-aligns the reference with PocketSphinx's own search (a grammar of the
 /// reference words, their alternative pronunciations included, with wide beams), and rescores the lattices
 /// at other weights. No acoustic model of its own. Not thread-safe: one owner.
 public final class Diagnostician {
@@ -176,11 +176,13 @@ public final class Diagnostician {
             }
             guard !custom.containsBaseModel else { continue }
             let run = try decoder()
-            let heavy = try run.decode(utterance.samples, customWeight: Self.topWeight).hypothesis
-            guard Self.recognizes(error, reference: utterance.reference, hypothesis: heavy) else { continue }
+            let heavy = try run.decode(utterance.samples, customWeight: Self.topWeight)
+            guard Self.recognizes(error, reference: utterance.reference, hypothesis: heavy.hypothesis) else {
+                continue
+            }
             results[e].cause = .languageModel
             // The smallest weight that fixes it, from the heavy decode's lattice.
-            let ladder = try rescore(run.engine.lattice(), with: run)
+            let ladder = try rescore(heavy.lattice, with: run)
             results[e].fixingWeight =
                 Self.weightLadder.first { weight in
                     guard weight > custom.weight, let words = ladder[weight] else { return false }

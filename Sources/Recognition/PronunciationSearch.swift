@@ -69,9 +69,14 @@ public final class PronunciationSearch {
         let start = max(0, (frames.lowerBound - Self.margin) * perFrame)
         let end = min(samples.count, (frames.upperBound + 1 + Self.margin) * perFrame)
         guard start < end else { return [] }
-        do {
+        do throws(EngineError) {
             try phoneDecoder!.startUtterance()
-            try phoneDecoder!.process(Array(samples[start..<end]), fullUtterance: true)
+            do throws(EngineError) {
+                try phoneDecoder!.process(Array(samples[start..<end]), fullUtterance: true)
+            } catch {
+                try? phoneDecoder!.endUtterance()
+                throw error
+            }
             try phoneDecoder!.endUtterance()
         } catch {
             throw .decodeFailed(error)
@@ -86,7 +91,8 @@ public final class PronunciationSearch {
         .map(\.word)
     }
 
-    /// How well each candidate fits each occurrence: the path score (natural log) of the occurrence's reference
+    /// How well each candidate fits each occurrence: the path score (the engine's log units, larger is better) of
+    /// the occurrence's reference
     /// force-aligned with the candidate in the word's place, and the candidate's frames there; nil where a word of
     /// the reference is outside the dictionary or no path survives. Scores of one occurrence compare across
     /// candidates: the rest of the path is the same words.
@@ -104,7 +110,10 @@ public final class PronunciationSearch {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             var data = try Data(contentsOf: model.dictionary)
-            if let vocabulary { data.append(try Data(contentsOf: vocabulary)) }
+            if let vocabulary {
+                if data.last != UInt8(ascii: "\n") { data.append(UInt8(ascii: "\n")) }
+                data.append(try Data(contentsOf: vocabulary))
+            }
             for (index, phones) in candidates.enumerated() where valid[index] {
                 data.append(Data("\n\(Self.token(index)) \(phones.joined(separator: " "))\n".utf8))
             }
@@ -135,7 +144,12 @@ public final class PronunciationSearch {
                     try aligner.setGrammar(grammar, named: "fit")
                     try aligner.activateSearch(named: "fit")
                     try aligner.startUtterance()
-                    try aligner.process(occurrence.samples, fullUtterance: true)
+                    do {
+                        try aligner.process(occurrence.samples, fullUtterance: true)
+                    } catch {
+                        try? aligner.endUtterance()
+                        return nil
+                    }
                     try aligner.endUtterance()
                 } catch {
                     return nil
@@ -144,7 +158,7 @@ public final class PronunciationSearch {
                 guard text != nil,
                     let segment = aligner.segments().first(where: { $0.word == Self.token(c) })
                 else { return nil }
-                return (aligner.logMath.naturalLog(Int32(clamping: score)), segment.startFrame...segment.endFrame)
+                return (Double(score), segment.startFrame...segment.endFrame)
             }
         }
     }

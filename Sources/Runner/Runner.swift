@@ -137,7 +137,12 @@ public final class Runner {
             workerCount: options.workers, decoded: Set(transcriber.lastDecoded.map(\.key)).count,
             journaled: Set(plan.items.map(\.request.key)).subtracting(transcriber.lastAttempted).count)
         try results.write(to: Self.resultsFile(in: options.output))
-        if options.keepLattices { pruneLattices(results) }
+        if options.keepLattices {
+            pruneLattices(results)
+        } else {
+            // None kept: an earlier run's would be read as this one's.
+            try? FileManager.default.removeItem(at: Self.latticeFolder(in: options.output))
+        }
         return results
     }
 

@@ -165,6 +165,13 @@ struct EngineTests {
         let far = a.filter { abs($0.value - (b[$0.key] ?? -1)) > 0.01 }
         #expect(far.isEmpty, "posteriors that moved: \(far.prefix(5)) vs \(far.prefix(5).map { b[$0.key] ?? -1 })")
         #expect(throws: EngineError.self) { try decoder.readLattice(from: "/nonexistent/x.lat") }
+        // A lattice cut short (a worker's disk filled up) is refused; the engine's reader would crash on it.
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for cut in [lines.count / 3, lines.count - 3] {
+            try lines.prefix(cut).joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+            #expect(throws: EngineError.self) { try decoder.readLattice(from: file.path) }
+        }
     }
 
     @Test(

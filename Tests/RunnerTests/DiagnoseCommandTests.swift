@@ -85,7 +85,7 @@ struct DiagnoseCommandTests {
         }
         let examined = variant.utterances.compactMap { key($0.corpus, $0.id) }
         let antiContext = customized.filter { results.corpus(named: $0.corpus)?.role == .antiContext }
-            .flatMap(\.utterances).compactMap(\.key)
+            .flatMap(\.utterances).filter { $0.failure == nil }.compactMap(\.key)
         #expect(examined.count == variant.utterances.count && kept == Set(examined + antiContext))
         #expect(kept.count < customized.flatMap(\.utterances).count, "lattices nobody reads were kept")
         #expect(variant.latticesRead == variant.utterances.count && variant.decodedAgain == 0, "\(output)")

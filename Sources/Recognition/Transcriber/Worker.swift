@@ -18,7 +18,7 @@ public struct WorkRequest: Codable, Sendable, Hashable {
     public var crashForTesting: Bool?
     /// Transcribe with this external recognizer instead of PocketSphinx.
     public var external: ExternalRecognizer?
-    /// Write the word lattice of a customized decode into this folder, as `<key>.lat` (``latticeFile(in:)``), for
+    /// Write the word lattice of a customized decode into this folder, as `<key>.lat` (``latticeFile(key:in:)``), for
     /// `gambit diagnose` to read instead of decoding again. Not part of the key: it changes no answer.
     public var latticeFolder: String?
 
@@ -263,7 +263,7 @@ final class RequestDecoder {
         return response
     }
 
-    /// Writes the lattice of the decode just made (before streaming replaces it). A lattice that cannot be written
+    /// Writes the lattice of the batch decode just made. A lattice that cannot be written
     /// costs nothing but time: the diagnosis decodes that utterance again. It is written under a temporary name and
     /// renamed, so a worker killed half-way leaves no partial lattice under the key's name.
     private func keepLattice(of request: WorkRequest, in folder: URL) {

@@ -75,6 +75,20 @@ final class Decoder {
         }
     }
 
+    /// An engine decoder with the acoustic model and `dictionary` but no language model, for searches its caller
+    /// installs (a phone loop, alignment grammars): the one other place, beside ``init(model:settings:custom:)``,
+    /// where Gambit starts the engine.
+    static func bareEngine(model: AcousticModel, dictionary: URL, arguments: [String]) throws(RecognitionError)
+        -> SphinxDecoder
+    {
+        do {
+            return try SphinxDecoder(
+                arguments: ["-hmm", model.hmm.path, "-dict", dictionary.path, "-remove_silence", "no"] + arguments)
+        } catch {
+            throw .engineInitFailed(error)
+        }
+    }
+
     /// Writes the base dictionary followed by the custom vocabulary into a private temporary file:
     /// adding words to a live search corrupts PocketSphinx's binary LM (valgrind shows out-of-bounds
     /// reads, and it crashed after a few utterances with a dozen words added), a

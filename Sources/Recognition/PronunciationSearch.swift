@@ -38,32 +38,22 @@ public final class PronunciationSearch {
         self.vocabulary = vocabulary
     }
 
-    /// The engine's arguments for a search with wide beams over `dictionary` and no language model.
-    private func arguments(dictionary: URL) -> [String] {
-        [
-            "-hmm", model.hmm.path, "-dict", dictionary.path, "-remove_silence", "no", "-beam", "1e-80", "-wbeam",
-            "1e-60",
-        ]
-    }
-
     /// The phones a phone loop hears over `frames` of `samples`: it decodes ``margin`` frames more either side, and
     /// keeps the phones whose middle frame is within `frames`; silence and noise dropped, in the acoustic model's
     /// phone set.
     public func phoneLoop(_ samples: [Int16], frames: ClosedRange<Int>) throws(RecognitionError) -> [String] {
         if phoneDecoder == nil {
+            // PocketSphinx's tutorial settings for phone recognition: a light language weight, beams 1e-20.
+            let decoder = try Decoder.bareEngine(
+                model: model, dictionary: model.dictionary,
+                arguments: ["-lw", "2.0", "-beam", "1e-20", "-pbeam", "1e-20"])
             do {
-                // PocketSphinx's tutorial settings for phone recognition: a light language weight, beams 1e-20.
-                let decoder = try SphinxDecoder(
-                    arguments: [
-                        "-hmm", model.hmm.path, "-dict", model.dictionary.path, "-remove_silence", "no",
-                        "-lw", "2.0", "-beam", "1e-20", "-pbeam", "1e-20",
-                    ])
                 try decoder.setPhoneLoop(languageModel: model.phoneLanguageModel.path, named: "phones")
                 try decoder.activateSearch(named: "phones")
-                phoneDecoder = decoder
             } catch {
                 throw .engineInitFailed(error)
             }
+            phoneDecoder = decoder
         }
         let perFrame = 160  // 16 kHz, 100 frames a second
         let start = max(0, (frames.lowerBound - Self.margin) * perFrame)
@@ -127,12 +117,9 @@ public final class PronunciationSearch {
             throw .customModelInvalid(
                 path: dictionary.path, reason: "could not write the alignment dictionary: \(error)")
         }
-        let aligner: SphinxDecoder
-        do {
-            aligner = try SphinxDecoder(arguments: arguments(dictionary: dictionary))
-        } catch {
-            throw .engineInitFailed(error)
-        }
+        // Wide beams: what the search keeps is not what decides.
+        let aligner = try Decoder.bareEngine(
+            model: model, dictionary: dictionary, arguments: ["-beam", "1e-80", "-wbeam", "1e-60"])
         return try candidates.indices.map { (c: Int) throws(RecognitionError) in
             try occurrences.map { (occurrence: Occurrence) throws(RecognitionError) in
                 guard valid[c] else { return nil }

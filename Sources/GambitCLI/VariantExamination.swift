@@ -175,9 +175,19 @@ final class VariantExamination {
             defer { progress.update("anti-context cost: \(spec.name)", index + 1, antiContext.count) }
             let itemKey = key("anti-context", item.corpus, item.record, extra)
             let entry = try answer(itemKey, "\(item.corpus)/\(item.record.id)", seconds: &seconds) {
-                let clip = try loader.load(item.url)
-                let found = try diagnostician().rescored(
-                    clip.samples, lattice: lattice(of: item.record), weights: [weight] + weights)
+                // A kept lattice is all rescoring needs: the audio is read only without one, or when it cannot be read.
+                let file = lattice(of: item.record).flatMap {
+                    FileManager.default.fileExists(atPath: $0.path) ? $0 : nil
+                }
+                var found: [Double: String]
+                do {
+                    found = try diagnostician().rescored(
+                        file == nil ? try loader.load(item.url).samples : nil, lattice: file,
+                        weights: [weight] + weights)
+                } catch  where file != nil {
+                    found = try diagnostician().rescored(
+                        try loader.load(item.url).samples, lattice: nil, weights: [weight] + weights)
+                }
                 let rescored = Dictionary(uniqueKeysWithValues: found.map { ("\($0.key)", $0.value) })
                 return Diagnose.JournalEntry(key: itemKey, seconds: 0, rescored: rescored)
             }

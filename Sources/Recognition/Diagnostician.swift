@@ -195,13 +195,26 @@ public final class Diagnostician {
     /// What the run's decode of `samples` becomes at each of `weights`: its lattice's best path under the base
     /// model interpolated with the variant's at that weight (none for a merged model, whose weight is built in).
     /// What a fixing weight would cost elsewhere, without decoding at each weight.
-    /// - Parameter lattice: The lattice the run's decode kept, read instead of decoding again.
-    public func rescored(_ samples: [Int16], lattice file: URL? = nil, weights: [Double]) throws(RecognitionError)
+    /// - Parameters:
+    ///   - samples: The audio, decoded when there is no kept lattice; nil to read the kept lattice only.
+    ///   - lattice: The lattice the run's decode kept, read instead of decoding again.
+    public func rescored(_ samples: [Int16]?, lattice file: URL? = nil, weights: [Double]) throws(RecognitionError)
         -> [Double: String]
     {
         guard !custom.containsBaseModel else { return [:] }
-        let (_, kept, owner) = try decoded(
-            Utterance(samples: samples, reference: [], errors: [], hypothesis: "", lattice: file))
+        let kept: Lattice?
+        let owner: Decoder
+        if let samples {
+            (_, kept, owner) = try decoded(
+                Utterance(samples: samples, reference: [], errors: [], hypothesis: "", lattice: file))
+        } else {
+            // No audio: the caller read none, as the run kept the lattice.
+            guard let file else {
+                throw .decodeFailed(EngineError(call: "ps_lattice_read", message: "no lattice and no audio"))
+            }
+            owner = try latticeDecoder()
+            kept = try owner.readLattice(file, custom: custom)
+        }
         guard let lattice = kept else { return [:] }
         var rescored: [Double: String] = [:]
         for weight in weights {

@@ -1,19 +1,27 @@
 import Audio
 import Foundation
 import GambitTestSupport
+import LanguageModel
 import Recognition
 import Runner
 import Testing
 
 @Suite("Lattice rescoring", .serialized)
 struct RescoringTests {
-    @Test("Rescoring with the first pass's own model reproduces the first-pass hypotheses")
-    func sameModelSameAnswer() throws {
-        let folder = try TestSupport.temporaryDirectory("rescore")
+    /// The seed chess data prepared in a new folder, and its configuration at weight 0.5.
+    static func prepared(_ name: String) throws -> (
+        folder: URL, toolchain: Toolchain, artifact: PreparedArtifact, configuration: LanguageModelConfiguration
+    ) {
+        let folder = try TestSupport.temporaryDirectory(name)
         let toolchain = Toolchain(cacheFolder: folder)
         let artifact = try toolchain.compiler.prepare(seedChessData(), output: folder.appendingPathComponent("m"))
             .artifact
-        let configuration = Toolchain.configuration(artifact, weight: 0.5)
+        return (folder, toolchain, artifact, Toolchain.configuration(artifact, weight: 0.5))
+    }
+
+    @Test("Rescoring with the first pass's own model reproduces the first-pass hypotheses")
+    func sameModelSameAnswer() throws {
+        let (folder, toolchain, artifact, configuration) = try Self.prepared("rescore")
         let rescorer = try LatticeRescorer(model: toolchain.model, configuration: configuration)
         for (index, text) in [
             "play the albin counter gambit", "knight to queen bishop three", "play the winawer variation",
@@ -33,11 +41,7 @@ struct RescoringTests {
 
     @Test("A set reweighted in place rescores as a set made at that weight")
     func reweightedSetMatchesFreshSet() throws {
-        let folder = try TestSupport.temporaryDirectory("reweight")
-        let toolchain = Toolchain(cacheFolder: folder)
-        let artifact = try toolchain.compiler.prepare(seedChessData(), output: folder.appendingPathComponent("m"))
-            .artifact
-        let configuration = Toolchain.configuration(artifact, weight: 0.5)
+        let (folder, toolchain, artifact, configuration) = try Self.prepared("reweight")
         var clips: [AudioClip] = []
         for (index, (text, voice)) in [
             ("play the albin counter gambit", "slt"), ("we listened to the new album at night", "awb"),

@@ -41,6 +41,21 @@ struct Diagnose: ParsableCommand {
     @Flag(help: "Ignore the diagnosis journal and examine every utterance again.")
     var fresh = false
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "Write suggestions/VARIANT.yaml: pronunciations heard in the audio and phrase counts.",
+            discussion:
+                "A patch in the training-data format for each variant with something to suggest; "
+                + "merge it with `gambit lint --apply`. Learn them on a dev split (gambit run --split dev) "
+                + "and judge the new variant on test."))
+    var suggest = true
+
+    /// Where a variant's suggestions are written.
+    static func suggestionsFile(in run: URL, variant: String) throws -> URL {
+        try OutputPath.file(in: run, ["suggestions"], PathComponent(variant), pathExtension: "yaml")
+    }
+
     /// The journal of an interrupted diagnosis, which the next one resumes from.
     static func journalFile(in run: URL) -> URL {
         run.appendingPathComponent(".gambit/diagnosis.journal")
@@ -102,6 +117,19 @@ struct Diagnose: ParsableCommand {
         }
         var diagnosed = results
         diagnosed.diagnosis = report
+        var written: [String] = []
+        for diagnosis in report.variants where printed.contains(diagnosis.variant) {
+            guard let spec = suiteFile.variants.first(where: { $0.name == diagnosis.variant }) else { continue }
+            let file = try Self.suggestionsFile(in: runURL, variant: diagnosis.variant)
+            try? FileManager.default.removeItem(at: file)
+            guard let suggestions = diagnosis.suggestions, !suggestions.isEmpty else { continue }
+            let data = try Toolchain.loadTrainingData(spec.training)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try suggestions.patch(for: data, variant: diagnosis.variant, training: spec.training.path).write(
+                to: file, atomically: true, encoding: .utf8)
+            written.append(file.path)
+        }
         try diagnosed.write(to: Runner.resultsFile(in: runURL))
         _ = try ReportWriter.writeAll(diagnosed, to: runURL)
         let masked = diagnosed.redactingPrivateTerms().diagnosis?.variants ?? []
@@ -109,6 +137,7 @@ struct Diagnose: ParsableCommand {
             print(Self.text(variant))
         }
         print("wrote the diagnosis into \(runFolder)/report.html, report.json and summary.md")
+        for file in written { print("wrote suggestions: \(file)") }
     }
 
     /// One line of the diagnosis journal (`.gambit/diagnosis.journal`): what one utterance gave, under a key
@@ -141,6 +170,7 @@ struct Diagnose: ParsableCommand {
             progress: progress, journal: journal)
         var variant = try examination.errors(work)
         variant.antiContext = try examination.cost(of: variant.fixingWeights, on: work.antiContext)
+        if suggest { variant.suggestions = try examination.suggestions(for: variant, work: work) }
         variant.failures = examination.failures.isEmpty ? nil : examination.failures
         for failure in examination.failures { progress.log("diagnose: \(failure)") }
         return variant
@@ -174,6 +204,22 @@ struct Diagnose: ParsableCommand {
                 "  cost of the fixing weights: \(cost.utterances) anti-context utterances rescored in "
                     + "\(Output.seconds(cost.seconds)) (their customized decode: \(Output.seconds(cost.decodeSeconds)))"
             )
+        }
+        if let suggestions = variant.suggestions {
+            lines.append(
+                "  suggestions (\(suggestions.provenance)): \(suggestions.pronunciations.count) pronunciations, "
+                    + "\(suggestions.counts.count) counts")
+            for found in suggestions.pronunciations {
+                lines.append(
+                    "    \(found.word): \(found.xsampa) (\(found.phones.joined(separator: " "))), \(found.evidence)")
+            }
+            for word in suggestions.examined.keys.sorted() {
+                lines.append("    \(word): no pronunciation fits clearly better (\(suggestions.examined[word]!))")
+            }
+            for count in suggestions.counts {
+                lines.append(
+                    "    \(count.kind.rawValue) \"\(count.text)\": \(count.from) → \(count.to), \(count.evidence)")
+            }
         }
         for failure in variant.failures ?? [] { lines.append("  not examined: \(failure)") }
         return lines.joined(separator: "\n")

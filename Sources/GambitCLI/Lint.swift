@@ -23,8 +23,59 @@ struct Lint: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Merge this patch into the training data, write it to --output, and lint that.",
+            discussion:
+                "A patch is training data in the same format, such as the suggestions/VARIANT.yaml gambit diagnose "
+                + "writes: its phrases set counts (or are added), its templates set the count of the template with "
+                + "the same text, its pronunciations are added. Locale and identifier must match.",
+            valueName: "patch"))
+    var apply: String?
+
+    @Option(help: "With --apply: the merged training data's file (never the training file itself).")
+    var output: String?
+
+    func validate() throws {
+        if apply != nil, output == nil { throw ValidationError("--apply needs --output: where the merged data goes") }
+        if apply == nil, output != nil { throw ValidationError("--output is for --apply") }
+        if let output,
+            URL(fileURLWithPath: output).standardizedFileURL == URL(fileURLWithPath: training).standardizedFileURL
+        {
+            throw ValidationError("--output \(output): the merged data never replaces the training file")
+        }
+    }
+
+    /// `--apply`: the merged data written to `--output`, the changes printed; the file to lint.
+    func merge() throws -> URL {
+        guard let apply, let output else { return URL(fileURLWithPath: training) }
+        let patchURL = URL(fileURLWithPath: apply)
+        let patch = try CustomLanguageModelData(yamlFile: patchURL)
+        let (merged, changes) = try Toolchain.loadTrainingData(URL(fileURLWithPath: training)).applying(patch)
+        // The patch's own header (what made it, where it was learned) stays with the data.
+        let provenance =
+            (try? String(contentsOf: patchURL, encoding: .utf8))?.split(separator: "\n")
+            .prefix { $0.hasPrefix("#") }.map { String($0.dropFirst()).trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("gambit lint --apply") && !$0.hasPrefix("Merge them") } ?? []
+        // And so do the training file's own opening comments.
+        let described =
+            (try? String(contentsOf: URL(fileURLWithPath: training), encoding: .utf8))?
+            .split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix("#") }
+            .map { String($0.dropFirst()).trimmingCharacters(in: .whitespaces) } ?? []
+        let header =
+            described + ["", "\(training) with \(apply) merged by gambit lint --apply."] + provenance
+            + (changes.isEmpty ? ["No change: the patch holds nothing new."] : changes)
+        let url = URL(fileURLWithPath: output)
+        try merged.yaml(header: header).write(to: url, atomically: true, encoding: .utf8)
+        if !json {
+            print("wrote \(output): \(changes.count) \(changes.count == 1 ? "change" : "changes")")
+            for change in changes { print("  \(change)") }
+        }
+        return url
+    }
+
     func run() throws {
-        let url = URL(fileURLWithPath: training)
+        let url = try merge()
         let data = try Toolchain.loadTrainingData(url)
         let limits = TrainingDataLimits(sampleBudget: budget)
         do {

@@ -18,6 +18,11 @@ final class VariantExamination {
         var errors: [(corpus: String, record: UtteranceRecord, url: URL, errors: [BoostedWordError])] = []
         var antiContext: [(corpus: String, record: UtteranceRecord, url: URL, boosted: Set<String>)] = []
         var occurrences: [String: Int] = [:]
+        /// Where the domain corpora say each boosted word: the utterance, its audio, and the word's place among
+        /// its reference words (what a pronunciation is measured on).
+        var said: [String: [(corpus: String, id: String, url: URL, reference: [String], index: Int)]] = [:]
+        /// The split each corpus was scored on ("all" when it names none).
+        var splits: [String: String] = [:]
 
         init(_ spec: Suite.Variant, in results: RunResults, suite: Suite, allowOutsidePaths: Bool) throws {
             let normalizer = results.run.settings.normalizer
@@ -27,13 +32,16 @@ final class VariantExamination {
                 let audio = Dictionary(entries.map { ($0.id, $0.audio) }, uniquingKeysWith: { a, _ in a })
                 let global = Set(Aggregation.boostedWords(for: system, in: results))
                 let isAntiContext = results.corpus(named: system.corpus)?.role == .antiContext
+                splits[system.corpus] = results.corpus(named: system.corpus)?.split ?? "all"
                 for record in system.utterances where record.failure == nil {
                     guard let boosted = Aggregation.scoredBoostedWords(record, global: global, normalizer: normalizer)
                     else { continue }
-                    for word in record.alignment.compactMap(\.reference) where boosted.contains(word) {
-                        occurrences[word, default: 0] += 1
-                    }
+                    let reference = record.alignment.compactMap(\.reference)
+                    for word in reference where boosted.contains(word) { occurrences[word, default: 0] += 1 }
                     guard let url = audio[record.id] else { continue }
+                    for (index, word) in reference.enumerated() where !isAntiContext && boosted.contains(word) {
+                        said[word, default: []].append((system.corpus, record.id, url, reference, index))
+                    }
                     if isAntiContext { antiContext.append((system.corpus, record, url, boosted)) }
                     let found = BoostedWordError.errors(in: record.alignment, boosted: boosted)
                     if !found.isEmpty { errors.append((system.corpus, record, url, found)) }
@@ -56,7 +64,7 @@ final class VariantExamination {
     let lattices: URL
     let loader = AudioLoader()
     /// Utterances that could not be examined, as "corpus/id: why".
-    private(set) var failures: [String] = []
+    var failures: [String] = []
     private var made: Diagnostician?
 
     init(

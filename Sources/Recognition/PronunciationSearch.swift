@@ -117,9 +117,11 @@ public final class PronunciationSearch {
             throw .customModelInvalid(
                 path: dictionary.path, reason: "could not write the alignment dictionary: \(error)")
         }
-        // Wide beams: what the search keeps is not what decides.
+        // Wide beams: what the search keeps is not what decides. Every senone scored in every frame: the engine
+        // normalises a frame's scores by its best computed senone, which would otherwise depend on the candidate.
         let aligner = try Decoder.bareEngine(
-            model: model, dictionary: dictionary, arguments: ["-beam", "1e-80", "-wbeam", "1e-60"])
+            model: model, dictionary: dictionary,
+            arguments: ["-beam", "1e-80", "-wbeam", "1e-60", "-compallsen", "yes"])
         return try candidates.indices.map { (c: Int) throws(RecognitionError) in
             try occurrences.map { (occurrence: Occurrence) throws(RecognitionError) in
                 guard valid[c] else { return nil }
@@ -148,5 +150,61 @@ public final class PronunciationSearch {
                 return (Double(score), segment.startFrame...segment.endFrame)
             }
         }
+    }
+
+    /// How a candidate compares with the current pronunciations over a term's occurrences.
+    public struct Comparison: Sendable {
+        /// The candidate's index among those compared (hearings come after the caller's candidates).
+        public var index: Int
+        public var phones: [String]
+        /// Its score minus the best current pronunciation's, averaged over the occurrences both align (engine
+        /// units; with no current pronunciation, against the first anchor).
+        public var margin: Double
+        /// Occurrences where it scores above every current pronunciation, of those both align.
+        public var better: Int
+        public var segments: Int
+    }
+
+    /// Candidates for a word against its current pronunciations, over the places it was said: the current ones
+    /// (or, for a word without any, `anchors`) locate the word in each occurrence; a phone loop over each span adds
+    /// what the audio holds; every candidate is force-aligned over every occurrence.
+    /// - Parameters:
+    ///   - current: The word's pronunciations in the variant, in phones; may be empty.
+    ///   - anchors: Used to find the word's span when `current` is empty (flite's spelling guess).
+    ///   - candidates: Other pronunciations to try (supplied, spelling, dictionary parts).
+    /// - Returns: The candidates heard by the phone loop (appended after `candidates`, new ones only) and the
+    ///   comparison of each candidate, best total first.
+    public func compare(
+        current: [[String]], anchors: [[String]] = [], candidates: [[String]], over occurrences: [Occurrence]
+    ) throws(RecognitionError) -> (heard: [[String]], comparisons: [Comparison]) {
+        let reference = current.isEmpty ? anchors : current
+        guard !reference.isEmpty, !occurrences.isEmpty else { return ([], []) }
+        let located = try fits(reference, over: occurrences)
+        // Per occurrence: the best current score, and where that pronunciation put the word.
+        let best: [(score: Double, frames: ClosedRange<Int>)?] = occurrences.indices.map { o in
+            located.compactMap { $0[o] }.max { $0.score < $1.score }
+        }
+        var known = Set(reference.map { $0.joined(separator: " ") } + candidates.map { $0.joined(separator: " ") })
+        var heard: [[String]] = []
+        for (occurrence, fit) in zip(occurrences, best) {
+            guard let fit else { continue }
+            let phones = try phoneLoop(occurrence.samples, frames: fit.frames)
+            if !phones.isEmpty, known.insert(phones.joined(separator: " ")).inserted { heard.append(phones) }
+        }
+        let all = candidates + heard
+        let scored = try fits(all, over: occurrences)
+        let comparisons = all.indices.map { c in
+            var (margin, better, segments) = (0.0, 0, 0)
+            for o in occurrences.indices {
+                guard let fit = scored[c][o], let base = best[o] else { continue }
+                margin += fit.score - base.score
+                segments += 1
+                if fit.score > base.score { better += 1 }
+            }
+            return Comparison(
+                index: c, phones: all[c], margin: segments == 0 ? 0 : margin / Double(segments), better: better,
+                segments: segments)
+        }
+        return (heard, comparisons.sorted { ($0.segments, $0.margin) > ($1.segments, $1.margin) })
     }
 }

@@ -158,6 +158,9 @@ public struct VariantDiagnosis: Codable, Sendable, Equatable {
     /// again (no kept lattice); nil in a diagnosis that did not record it.
     public var latticesRead: Int?
     public var decodedAgain: Int?
+    /// What to change in the training data, learned on the corpora (and splits) diagnosed; nil in a diagnosis that
+    /// made none.
+    public var suggestions: VariantSuggestions?
 
     public init(
         variant: String, weight: Double, utterances: [UtteranceDiagnosis], terms: [TermDiagnosis],

@@ -140,6 +140,30 @@ extension RunResults {
             for t in copy.variants[v].terms.indices {
                 copy.variants[v].terms[t].word = masker.word(copy.variants[v].terms[t].word)
             }
+            if var suggestions = copy.variants[v].suggestions {
+                suggestions.learnedOn = Dictionary(
+                    suggestions.learnedOn.map { (names.corpus($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
+                for p in suggestions.pronunciations.indices {
+                    let word = suggestions.pronunciations[p].word
+                    let masked = masker.word(word)
+                    guard masked != word else { continue }
+                    // A private name's pronunciation spells it out: only the evidence stays.
+                    suggestions.pronunciations[p].word = masked
+                    suggestions.pronunciations[p].phones = []
+                    suggestions.pronunciations[p].xsampa = "•"
+                    suggestions.pronunciations[p].current = []
+                }
+                for c in suggestions.counts.indices {
+                    suggestions.counts[c].word = masker.word(suggestions.counts[c].word)
+                    suggestions.counts[c].text = masker.text(suggestions.counts[c].text)
+                }
+                suggestions.examined = Dictionary(
+                    suggestions.examined.map { word, why in
+                        let masked = masker.word(word)
+                        return (masked, masked == word ? why : "no candidate fit clearly better")
+                    }, uniquingKeysWith: { a, _ in a })
+                copy.variants[v].suggestions = suggestions
+            }
             for u in copy.variants[v].utterances.indices {
                 var utterance = copy.variants[v].utterances[u]
                 utterance.corpus = names.corpus(utterance.corpus)

@@ -72,6 +72,8 @@ public struct TrainingDataError: Error, Sendable, Hashable, CustomStringConverti
         case unsupportedFormatVersion(found: Int, supported: Int)
         /// An exported file could not be read.
         case malformedExport(problem: String)
+        /// A patch (`gambit lint --apply`) is for other data: its locale or identifier differs.
+        case patchMismatch(field: String, data: String, patch: String)
     }
 
     /// What went wrong.
@@ -158,6 +160,9 @@ public struct TrainingDataError: Error, Sendable, Hashable, CustomStringConverti
                 + " Re-export the data with this version of Gambit."
         case .malformedExport(let problem):
             return "cannot read the exported training data: \(problem)"
+        case .patchMismatch(let field, let data, let patch):
+            return "the patch's \(field) is \"\(patch)\" but the training data's is \"\(data)\"; "
+                + "a patch applies only to the data it was made for"
         }
     }
 }

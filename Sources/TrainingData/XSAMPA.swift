@@ -47,6 +47,24 @@ public enum XSAMPA {
         "Z", "ZH",
     ]
 
+    /// The X-SAMPA symbol written for each CMU phone: the reading ``parse(_:)`` maps back to that phone (`@` for
+    /// AH, `@r` for ER, as Apple's WWDC23 example writes Winawer).
+    public static let symbolOfPhone: [String: String] = [
+        "AA": "A", "AE": "{", "AH": "@", "AO": "O", "AW": "aU", "AY": "aI", "EH": "E", "ER": "@r", "EY": "eI",
+        "IH": "I", "IY": "i", "OW": "oU", "OY": "OI", "UH": "U", "UW": "u", "B": "b", "CH": "tS", "D": "d",
+        "DH": "D", "F": "f", "G": "g", "HH": "h", "JH": "dZ", "K": "k", "L": "l", "M": "m", "N": "n", "NG": "N",
+        "P": "p", "R": "r", "S": "s", "SH": "S", "T": "t", "TH": "T", "V": "v", "W": "w", "Y": "j", "Z": "z",
+        "ZH": "Z",
+    ]
+
+    /// CMU phones written as X-SAMPA, symbols separated by spaces (`W IH N AW ER` → `w I n aU @r`); nil when a
+    /// phone is not one of ``cmuPhones``.
+    public static func render(_ phones: [String]) -> String? {
+        let symbols = phones.map { symbolOfPhone[$0] }
+        guard !symbols.isEmpty, symbols.allSatisfy({ $0 != nil }) else { return nil }
+        return symbols.map { $0! }.joined(separator: " ")
+    }
+
     /// The X-SAMPA symbols supported for `locale`, sorted; empty for locales without a phone set.
     public static func supportedSymbols(locale: Locale) -> [String] {
         guard LocaleName(locale).isUSEnglish else { return [] }

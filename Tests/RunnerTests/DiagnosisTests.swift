@@ -139,22 +139,14 @@ struct DiagnosisTests {
             PronunciationSearch.Occurrence(
                 samples: $0.samples, reference: $0.reference, index: $0.reference.firstIndex(of: "winawer")!)
         }
-        // Where the word was said: aligned with the spelling's guess, what a word without a pronunciation gets.
+        // Where the word was said: aligned with the spelling's guess, what a word without a pronunciation gets; a
+        // phone loop over each span; each hearing fit over every occurrence, the best overall first.
         let guess = try #require(GraphemeToPhoneme.pronounce("winawer"))
-        let spans = try search.fits([guess], over: occurrences)[0]
-        var heard: [[String]] = []
-        for (occurrence, span) in zip(occurrences, spans) {
-            let span = try #require(span, "no alignment of \(occurrence.reference)")
-            heard.append(try search.phoneLoop(occurrence.samples, frames: span.frames))
-        }
-        #expect(heard.allSatisfy { $0.count >= 3 }, "\(heard)")
-        // Each hearing fit over every occurrence: the one that fits them best overall.
-        let fits = try search.fits(heard, over: occurrences)
-        func total(_ row: [(score: Double, frames: ClosedRange<Int>)?]) -> Double {
-            row.reduce(0) { $0 + ($1?.score ?? -1e9) }
-        }
-        let best = try #require(fits.indices.max { total(fits[$0]) < total(fits[$1]) })
-        let phones = heard[best].joined(separator: " ")
+        let (heard, comparisons) = try search.compare(current: [], anchors: [guess], candidates: [], over: occurrences)
+        #expect(!heard.isEmpty && heard.allSatisfy { $0.count >= 3 }, "\(heard)")
+        let best = try #require(comparisons.first)
+        #expect(best.segments == occurrences.count, "\(comparisons)")
+        let phones = best.phones.joined(separator: " ")
         // Without a pronunciation the word is never heard; with the one recovered it is, on audio it never saw.
         let without = try Diagnostician(model: .englishUS, settings: .standard, custom: removed)
         var recovered = configuration

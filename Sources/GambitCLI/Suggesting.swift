@@ -1,0 +1,250 @@
+import Foundation
+import LanguageModel
+import Recognition
+import Results
+import Runner
+import TrainingData
+
+/// The suggestions part of a variant's diagnosis: pronunciations heard in the audio for the terms whose errors are
+/// the pronunciation's, and counts from the weights that fix the rest.
+extension VariantExamination {
+    /// At most this many places a term is said are aligned with each candidate: its errors first.
+    static let segmentsPerTerm = 8
+    /// A candidate is suggested when it scores better than every current pronunciation on at least this share of
+    /// the segments both align (and on two or more), with a positive mean margin.
+    static let betterShare = 2.0 / 3.0
+
+    /// Suggestions for the variant, from its diagnosis and the places its terms are said.
+    func suggestions(for variant: VariantDiagnosis, work: Work) throws -> VariantSuggestions {
+        let data = try Toolchain.loadTrainingData(spec.training)
+        var suggestions = VariantSuggestions(learnedOn: work.splits)
+        let pronounced = variant.terms.filter { term in
+            (term.missed[.acoustics] ?? 0) + (term.missed[.unpronounceable] ?? 0) > 0
+        }
+        if !pronounced.isEmpty {
+            let search = try PronunciationSearch(model: toolchain.model, vocabulary: custom.vocabulary)
+            let dictionary = try toolchain.compiler.dictionary()
+            let vocabulary = try PronunciationDictionary(contentsOf: custom.vocabulary)
+            for (index, term) in pronounced.enumerated() {
+                progress.update("pronunciations: \(spec.name)", index, pronounced.count)
+                let errors = (term.missed[.acoustics] ?? 0) + (term.missed[.unpronounceable] ?? 0)
+                let erring = Set(
+                    variant.utterances.filter { utterance in
+                        utterance.diagnoses.contains { $0.error.word == term.word && $0.error.kind == .missed }
+                    }.map { "\($0.corpus)/\($0.id)" })
+                do {
+                    switch try pronunciation(
+                        of: term.word, errors: errors, erring: erring, said: work.said[term.word] ?? [], data: data,
+                        dictionary: dictionary, vocabulary: vocabulary, search: search)
+                    {
+                    case .success(let found): suggestions.pronunciations.append(found)
+                    case .failure(let why): suggestions.examined[term.word] = why.description
+                    }
+                } catch {
+                    failures.append("pronunciations of \(term.word): \(error)")
+                }
+            }
+            progress.update("pronunciations: \(spec.name)", pronounced.count, pronounced.count)
+        }
+        suggestions.counts = counts(for: variant, data: data, antiContext: Set(work.antiContext.map(\.corpus)))
+        return suggestions
+    }
+
+    /// Why no pronunciation was suggested for a term.
+    struct NoSuggestion: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The best candidate pronunciation of `word`, when it fits its segments clearly better than the current ones.
+    func pronunciation(
+        of word: String, errors: Int, erring: Set<String>,
+        said: [(corpus: String, id: String, url: URL, reference: [String], index: Int)],
+        data: CustomLanguageModelData, dictionary: PronunciationDictionary, vocabulary: PronunciationDictionary,
+        search: PronunciationSearch
+    ) throws -> Result<PronunciationSuggestion, NoSuggestion> {
+        // The segments: where it was missed first, then where it was heard, at most ``segmentsPerTerm``.
+        let ordered =
+            said.filter { erring.contains("\($0.corpus)/\($0.id)") }
+            + said.filter { !erring.contains("\($0.corpus)/\($0.id)") }
+        var occurrences: [PronunciationSearch.Occurrence] = []
+        for place in ordered.prefix(Self.segmentsPerTerm) {
+            guard let clip = try? loader.load(place.url) else { continue }
+            occurrences.append(.init(samples: clip.samples, reference: place.reference, index: place.index))
+        }
+        guard !occurrences.isEmpty else { return .failure(NoSuggestion(description: "no audio of it could be read")) }
+        var current: [[String]] = []
+        for phones in dictionary.pronunciations(of: word) + vocabulary.pronunciations(of: word)
+        where !current.contains(phones) {
+            current.append(phones)
+        }
+        var candidates: [([String], PronunciationSuggestion.Source)] = []
+        func offer(_ phones: [String], _ source: PronunciationSuggestion.Source) {
+            guard !phones.isEmpty, !current.contains(phones), !candidates.contains(where: { $0.0 == phones }) else {
+                return
+            }
+            candidates.append((phones, source))
+        }
+        for supplied in data.pronunciations where supplied.word == word {
+            for phones in supplied.cmuPhones { offer(phones, .supplied) }
+        }
+        let spelling = GraphemeToPhoneme.pronounce(word)
+        if let spelling { offer(spelling, .spelling) }
+        for phones in Self.partPronunciations(of: word, in: dictionary) { offer(phones, .dictionaryParts) }
+        let (heard, comparisons) = try search.compare(
+            current: current, anchors: spelling.map { [$0] } ?? [], candidates: candidates.map(\.0),
+            over: occurrences)
+        let sources = candidates.map(\.1) + heard.map { _ in PronunciationSuggestion.Source.phoneLoop }
+        let clear = comparisons.filter { comparison in
+            if current.isEmpty { return comparison.segments > 0 }
+            return comparison.segments >= 2 && comparison.margin > 0
+                && Double(comparison.better) >= Self.betterShare * Double(comparison.segments)
+        }
+        // Best first: aligned on the most segments, then the largest margin.
+        guard let best = clear.first, let xsampa = XSAMPA.render(best.phones) else {
+            let top = comparisons.first
+            return .failure(
+                NoSuggestion(
+                    description: "\(candidates.count + heard.count) candidates over \(occurrences.count) segments; "
+                        + (top.map {
+                            "the best, \($0.phones.joined(separator: " ")), fits \($0.better) of \($0.segments) better"
+                        } ?? "none aligned")))
+        }
+        return .success(
+            PronunciationSuggestion(
+                word: word, phones: best.phones, xsampa: xsampa, source: sources[best.index], current: current,
+                margin: best.margin, better: best.better, segments: best.segments, errors: errors))
+    }
+
+    /// The dictionary's pronunciations of a word's parts, joined: a compound token's words (`albin_counter`), or
+    /// two dictionary words the spelling splits into (`stonewall`: stone + wall); at most four.
+    static func partPronunciations(of word: String, in dictionary: PronunciationDictionary) -> [[String]] {
+        var splits: [[String]] = []
+        if word.contains(Compounds.separator) {
+            splits.append(word.split(separator: Character(Compounds.separator)).map(String.init))
+        } else if word.count >= 6 {
+            for cut in 3...(word.count - 3) {
+                let head = String(word.prefix(cut))
+                let tail = String(word.dropFirst(cut))
+                if dictionary.contains(head), dictionary.contains(tail) { splits.append([head, tail]) }
+            }
+        }
+        var joined: [[String]] = []
+        for parts in splits {
+            var products: [[String]] = [[]]
+            for part in parts {
+                let options = dictionary.pronunciations(of: part).prefix(2)
+                products = products.flatMap { prefix in options.map { prefix + $0 } }
+            }
+            joined += products.filter { !$0.isEmpty }
+        }
+        return Array(joined.prefix(4))
+    }
+
+    /// New counts for the phrases and templates that hold a term whose language-model errors a weight fixes:
+    /// raised for its misses in the domain corpora, lowered for its insertions in anti-context speech. A raise whose
+    /// weight puts more boosted words into anti-context speech is not suggested.
+    func counts(for variant: VariantDiagnosis, data: CustomLanguageModelData, antiContext: Set<String>)
+        -> [CountSuggestion]
+    {
+        var raise: [String: Double] = [:]
+        var lower: [String: Double] = [:]
+        for utterance in variant.utterances {
+            for diagnosis in utterance.diagnoses where diagnosis.cause == .languageModel {
+                guard let weight = diagnosis.fixingWeight else { continue }
+                let word = diagnosis.error.word
+                switch diagnosis.error.kind {
+                case .missed where !antiContext.contains(utterance.corpus):
+                    raise[word] = max(raise[word] ?? 0, weight)
+                case .inserted where antiContext.contains(utterance.corpus):
+                    lower[word] = min(lower[word] ?? 1, weight)
+                default: break
+                }
+            }
+        }
+        for (word, weight) in raise {
+            let cost = variant.antiContext?.weights.first { $0.weight == weight }
+            if let cost, let own = variant.antiContext?.own, cost.boostedInsertions > own.boostedInsertions {
+                raise[word] = nil
+            }
+        }
+        let languageWeight = suite.decoder.languageWeight ?? 6.5
+        var suggested: [CountSuggestion] = []
+        let total = data.totalSamples
+        for (word, fixing, kind) in raise.map({ ($0, $1, 1) }) + lower.map({ ($0, $1, -1) })
+        where kind == 1 || raise[word] == nil {
+            let cost = variant.antiContext?.phrase(at: fixing)
+            for phrase in data.phraseCounts where WordTokenizer.tokenize(phrase.phrase).contains(word) {
+                guard
+                    let count = CountSuggestion.count(
+                        phrase.count, of: total, weight: spec.weight, fixing: fixing, languageWeight: languageWeight),
+                    !suggested.contains(where: { $0.kind == .phrase && $0.text == phrase.phrase })
+                else { continue }
+                suggested.append(
+                    CountSuggestion(
+                        kind: .phrase, text: phrase.phrase, from: phrase.count, to: count, word: word,
+                        fixingWeight: fixing, variantWeight: spec.weight, cost: cost))
+            }
+            for group in data.templateGroups {
+                for template in group.templates where Self.template(template.body, in: group, holds: word) {
+                    guard
+                        let count = CountSuggestion.count(
+                            template.count, of: total, weight: spec.weight, fixing: fixing,
+                            languageWeight: languageWeight),
+                        !suggested.contains(where: { $0.kind == .template && $0.text == template.body })
+                    else { continue }
+                    suggested.append(
+                        CountSuggestion(
+                            kind: .template, text: template.body, from: template.count, to: count, word: word,
+                            fixingWeight: fixing, variantWeight: spec.weight, cost: cost))
+                }
+            }
+        }
+        return suggested.sorted { ($0.word, $0.text) < ($1.word, $1.text) }
+    }
+
+    /// Whether a template's text, or a value of a class it names, holds `word`.
+    static func template(_ body: String, in group: PhraseCountsFromTemplates, holds word: String) -> Bool {
+        if WordTokenizer.tokenize(body).contains(word) { return true }
+        return group.classes.contains { name, values in
+            body.contains("<\(name)>") && values.contains { WordTokenizer.tokenize($0).contains(word) }
+        }
+    }
+}
+
+extension VariantSuggestions {
+    /// The suggestions as a patch in the training-data format (`gambit lint --apply`), with why as comments.
+    func patch(for data: CustomLanguageModelData, variant: String, training: String) -> String {
+        var patch = CustomLanguageModelData(
+            locale: data.locale, identifier: data.identifier, version: data.version, isPrivate: data.isPrivate)
+        var notes: [CustomLanguageModelData.Note: String] = [:]
+        for count in counts where count.kind == .phrase {
+            patch.insert(phrase: count.text, count: count.to)
+            notes[.phrase(count.text)] = "was \(count.from); \(count.evidence)"
+        }
+        for group in data.templateGroups {
+            let changed = group.templates.compactMap { template -> TemplatePhraseCountGenerator.Template? in
+                guard let count = counts.first(where: { $0.kind == .template && $0.text == template.body }) else {
+                    return nil
+                }
+                notes[.template(template.body)] = "was \(count.from); \(count.evidence)"
+                var new = template
+                new.count = count.to
+                return new
+            }
+            if !changed.isEmpty {
+                patch.insert(templates: PhraseCountsFromTemplates(classes: group.classes, templates: changed))
+            }
+        }
+        for pronunciation in pronunciations {
+            patch.insert(term: CustomPronunciation(grapheme: pronunciation.word, phonemes: [pronunciation.xsampa]))
+            notes[.pronunciation(grapheme: pronunciation.word, phonemes: pronunciation.xsampa)] =
+                "\(pronunciation.evidence); \(pronunciation.errors) errors on pronunciation or acoustics"
+        }
+        let header = [
+            "Suggestions of gambit diagnose for \(variant) (\(training)), \(provenance).",
+            "Merge them into a new file, and run it as a variant beside the old one:",
+            "  gambit lint --apply THIS_FILE \(training) --output NEW.yaml",
+        ]
+        return patch.yaml(header: header, notes: notes)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// Training data written back as the YAML ``CustomLanguageModelData/init(yaml:file:)`` reads, and a patch in the
+/// same format merged into it (`gambit lint --apply`).
+extension CustomLanguageModelData {
+    /// A note on one element of the written YAML, written as a comment after it.
+    public enum Note: Hashable, Sendable {
+        case phrase(String)
+        case template(String)
+        case pronunciation(grapheme: String, phonemes: String)
+    }
+
+    /// The data as training-data YAML: reading it back gives equal data. Comments: `header` lines first, then
+    /// each element's note after it.
+    public func yaml(header: [String] = [], notes: [Note: String] = [:]) -> String {
+        var lines = header.map { "# " + $0 }
+        func note(_ key: Note) -> String { notes[key].map { "  # " + $0 } ?? "" }
+        lines += [
+            "locale: " + Self.quoted(localeIdentifier), "identifier: " + Self.quoted(identifier),
+            "version: " + Self.quoted(version),
+        ]
+        if isPrivate { lines.append("private: true") }
+        if !phraseCounts.isEmpty {
+            lines.append("phrases:")
+            for phrase in phraseCounts {
+                lines.append(
+                    "  - {phrase: \(Self.quoted(phrase.phrase)), count: \(phrase.count)}" + note(.phrase(phrase.phrase))
+                )
+            }
+        }
+        if !templateGroups.isEmpty {
+            lines.append("templates:")
+            for group in templateGroups {
+                lines.append("  - classes:")
+                for name in group.classes.keys.sorted() {
+                    let values = group.classes[name]!.map(Self.quoted).joined(separator: ", ")
+                    lines.append("      \(Self.quoted(name)): [\(values)]")
+                }
+                lines.append("    items:")
+                for template in group.templates {
+                    lines.append(
+                        "      - {template: \(Self.quoted(template.body)), count: \(template.count)}"
+                            + note(.template(template.body)))
+                }
+            }
+        }
+        if !pronunciations.isEmpty {
+            lines.append("pronunciations:")
+            for pronunciation in pronunciations {
+                lines.append(
+                    "  - {grapheme: \(Self.quoted(pronunciation.grapheme)), phonemes: ["
+                        + pronunciation.phonemes.map(Self.quoted).joined(separator: ", ") + "]}")
+                for phonemes in pronunciation.phonemes {
+                    if let text = notes[.pronunciation(grapheme: pronunciation.grapheme, phonemes: phonemes)] {
+                        lines.append("    # \(phonemes): \(text)")
+                    }
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A YAML double-quoted scalar (JSON's escapes are YAML's).
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += String(format: "\\u%04X", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// This data with `patch` merged in: a phrase of the patch sets that phrase's count (or adds the phrase), a
+    /// template sets the count of the template with the same text (or adds its group), and a pronunciation adds
+    /// its X-SAMPA strings to the word's (or adds the word). The data's locale, identifier, version and privacy
+    /// are kept.
+    /// - Returns: The merged data and one line per change ("phrase \"…\": count 25 → 38").
+    /// - Throws: ``TrainingDataError/Kind/patchMismatch(field:data:patch:)`` when the patch's locale or identifier
+    ///   is not the data's.
+    public func applying(_ patch: CustomLanguageModelData) throws(TrainingDataError) -> (
+        data: CustomLanguageModelData, changes: [String]
+    ) {
+        guard patch.localeIdentifier == localeIdentifier else {
+            throw TrainingDataError(
+                .patchMismatch(field: "locale", data: localeIdentifier, patch: patch.localeIdentifier))
+        }
+        guard patch.identifier == identifier else {
+            throw TrainingDataError(.patchMismatch(field: "identifier", data: identifier, patch: patch.identifier))
+        }
+        var changes: [String] = []
+        var merged = CustomLanguageModelData(
+            locale: locale, identifier: identifier, version: version, isPrivate: isPrivate)
+        var phraseCounts = self.phraseCounts
+        for change in patch.phraseCounts {
+            if let index = phraseCounts.firstIndex(where: { $0.phrase == change.phrase }) {
+                guard phraseCounts[index].count != change.count else { continue }
+                changes.append(
+                    "phrase \(Self.quoted(change.phrase)): count \(phraseCounts[index].count) → \(change.count)")
+                phraseCounts[index].count = change.count
+            } else {
+                changes.append("phrase \(Self.quoted(change.phrase)) added with count \(change.count)")
+                phraseCounts.append(change)
+            }
+        }
+        for phrase in phraseCounts { merged.insert(phraseCount: phrase) }
+        var groups = templateGroups
+        for group in patch.templateGroups {
+            var added: [TemplatePhraseCountGenerator.Template] = []
+            for change in group.templates {
+                let found = groups.indices.lazy.compactMap { g in
+                    groups[g].templates.firstIndex { $0.body == change.body }.map { (g, $0) }
+                }.first
+                if let (g, t) = found {
+                    guard groups[g].templates[t].count != change.count else { continue }
+                    changes.append(
+                        "template \(Self.quoted(change.body)): count \(groups[g].templates[t].count) → \(change.count)")
+                    groups[g].templates[t].count = change.count
+                } else {
+                    added.append(change)
+                }
+            }
+            if !added.isEmpty {
+                changes += added.map { "template \(Self.quoted($0.body)) added with count \($0.count)" }
+                groups.append(
+                    PhraseCountsFromTemplates(classes: group.classes, templates: added, location: group.location))
+            }
+        }
+        for group in groups { merged.insert(templates: group) }
+        var pronunciations = self.pronunciations
+        for change in patch.pronunciations {
+            if let index = pronunciations.firstIndex(where: { $0.grapheme == change.grapheme }) {
+                let new = change.phonemes.filter { !pronunciations[index].phonemes.contains($0) }
+                pronunciations[index].phonemes += new
+                changes += new.map { "pronunciation of \(change.grapheme) added: \($0)" }
+            } else {
+                pronunciations.append(change)
+                changes += change.phonemes.map { "pronunciation of \(change.grapheme) added: \($0)" }
+            }
+        }
+        for pronunciation in pronunciations { merged.insert(term: pronunciation) }
+        return (merged, changes)
+    }
+}

@@ -150,7 +150,14 @@ public struct MarkdownReport: Sendable {
         line("### Diagnosis")
         line("")
         for variant in report.variants {
-            line("- **\(Self.inline(variant.variant))**: \(Self.inline(variant.sentence)).")
+            var suggested = ""
+            if let suggestions = variant.suggestions, !suggestions.isEmpty {
+                suggested =
+                    " Suggested (\(Self.inline(suggestions.provenance))): \(suggestions.pronunciations.count) "
+                    + "pronunciations, \(suggestions.counts.count) counts, in `suggestions/"
+                    + "\(PathComponent(variant.variant).value).yaml`."
+            }
+            line("- **\(Self.inline(variant.variant))**: \(Self.inline(variant.sentence)).\(suggested)")
         }
         for variant in report.variants where !variant.terms.isEmpty {
             line("")

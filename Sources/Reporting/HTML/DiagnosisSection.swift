@@ -47,6 +47,7 @@ extension HTMLReport {
                     "<td>\(e(term.causes))</td><td>\(e(term.smallestFix(cost: variant.antiContext) ?? "—"))</td></tr>"
             }
             out += "</tbody></table>"
+            out += suggestions(variant)
             out += "<details class=\"diag-utts\"><summary>\(variant.utterances.count) utterances</summary>"
             for utterance in variant.utterances {
                 let record = results.system(corpus: utterance.corpus, mode: .customized, variant: variant.variant)?
@@ -73,5 +74,28 @@ extension HTMLReport {
             out += "</details></div>"
         }
         return out + "</section>\n"
+    }
+
+    /// What the diagnosis suggests changing in the variant's training data, and where it was learned.
+    func suggestions(_ variant: VariantDiagnosis) -> String {
+        guard let suggestions = variant.suggestions, !suggestions.isEmpty || !suggestions.examined.isEmpty else {
+            return ""
+        }
+        var out = "<h4>Suggestions <span class=\"sub\">\(e(suggestions.provenance)) · "
+        out += "suggestions/\(e(PathComponent(variant.variant).value)).yaml</span></h4>"
+        out += "<table><thead><tr><th>Change</th><th>Why</th></tr></thead><tbody>"
+        for found in suggestions.pronunciations {
+            out += "<tr><td><span class=\"w b\">\(e(found.word))</span> add <code>\(e(found.xsampa))</code></td>"
+            out += "<td>\(e(found.evidence))</td></tr>"
+        }
+        for count in suggestions.counts {
+            out += "<tr><td>\(e(count.kind.rawValue)) “\(e(count.text))”: \(count.from) → \(count.to)</td>"
+            out += "<td>\(e(count.evidence))</td></tr>"
+        }
+        for word in suggestions.examined.keys.sorted() {
+            out += "<tr><td><span class=\"w b\">\(e(word))</span> keeps its pronunciations</td>"
+            out += "<td>\(e(suggestions.examined[word]!))</td></tr>"
+        }
+        return out + "</tbody></table>"
     }
 }

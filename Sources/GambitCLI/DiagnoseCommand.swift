@@ -51,9 +51,12 @@ struct Diagnose: ParsableCommand {
                 + "and judge the new variant on test."))
     var suggest = true
 
-    /// Where a variant's suggestions are written.
-    static func suggestionsFile(in run: URL, variant: String) throws -> URL {
-        try OutputPath.file(in: run, ["suggestions"], PathComponent(variant), pathExtension: "yaml")
+    /// Where a variant's suggestions are written: `suggestions/`, or `.gambit/suggestions/` for private data
+    /// (its phrases and names in the clear, kept beside the run's other unmasked files).
+    static func suggestionsFile(in run: URL, variant: String, isPrivate: Bool) throws -> URL {
+        try OutputPath.file(
+            in: run, isPrivate ? [".gambit", "suggestions"] : ["suggestions"], PathComponent(variant),
+            pathExtension: "yaml")
     }
 
     /// The journal of an interrupted diagnosis, which the next one resumes from.
@@ -120,15 +123,18 @@ struct Diagnose: ParsableCommand {
         var written: [String] = []
         for diagnosis in report.variants where printed.contains(diagnosis.variant) {
             guard let spec = suiteFile.variants.first(where: { $0.name == diagnosis.variant }) else { continue }
-            let file = try Self.suggestionsFile(in: runURL, variant: diagnosis.variant)
-            try? FileManager.default.removeItem(at: file)
-            guard let suggestions = diagnosis.suggestions, !suggestions.isEmpty else { continue }
             let data = try Toolchain.loadTrainingData(spec.training)
+            for isPrivate in [false, true] {
+                try? FileManager.default.removeItem(
+                    at: try Self.suggestionsFile(in: runURL, variant: diagnosis.variant, isPrivate: isPrivate))
+            }
+            let file = try Self.suggestionsFile(in: runURL, variant: diagnosis.variant, isPrivate: data.isPrivate)
+            guard let suggestions = diagnosis.suggestions, !suggestions.isEmpty else { continue }
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try suggestions.patch(for: data, variant: diagnosis.variant, training: spec.training.path).write(
                 to: file, atomically: true, encoding: .utf8)
-            written.append(file.path)
+            written.append(data.isPrivate ? "\(file.deletingLastPathComponent().path)/ (private data)" : file.path)
         }
         try diagnosed.write(to: Runner.resultsFile(in: runURL))
         _ = try ReportWriter.writeAll(diagnosed, to: runURL)
@@ -170,7 +176,7 @@ struct Diagnose: ParsableCommand {
             progress: progress, journal: journal)
         var variant = try examination.errors(work)
         variant.antiContext = try examination.cost(of: variant.fixingWeights, on: work.antiContext)
-        if suggest { variant.suggestions = try examination.suggestions(for: variant, work: work) }
+        if suggest { variant.suggestions = examination.suggestions(for: variant, work: work) }
         variant.failures = examination.failures.isEmpty ? nil : examination.failures
         for failure in examination.failures { progress.log("diagnose: \(failure)") }
         return variant

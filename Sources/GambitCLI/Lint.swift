@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LanguageModel
+import Results
 import Runner
 import TrainingData
 
@@ -39,10 +40,16 @@ struct Lint: ParsableCommand {
     func validate() throws {
         if apply != nil, output == nil { throw ValidationError("--apply needs --output: where the merged data goes") }
         if apply == nil, output != nil { throw ValidationError("--output is for --apply") }
-        if let output,
-            URL(fileURLWithPath: output).standardizedFileURL == URL(fileURLWithPath: training).standardizedFileURL
-        {
-            throw ValidationError("--output \(output): the merged data never replaces the training file")
+        if let output {
+            let real = OutputPath.realPath(URL(fileURLWithPath: output))
+            let inputs = [training] + (apply.map { [$0] } ?? [])
+            if inputs.contains(where: { OutputPath.realPath(URL(fileURLWithPath: $0)) == real }) {
+                throw ValidationError(
+                    "--output \(output): the merged data never replaces the training file or the patch")
+            }
+            guard ["yaml", "yml"].contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
+                throw ValidationError("--output \(output): the merged data is YAML; name it .yaml")
+            }
         }
     }
 

@@ -14,8 +14,18 @@ extension VariantExamination {
     /// the segments both align (and on two or more), with a positive mean margin.
     static let betterShare = 2.0 / 3.0
 
-    /// Suggestions for the variant, from its diagnosis and the places its terms are said.
-    func suggestions(for variant: VariantDiagnosis, work: Work) throws -> VariantSuggestions {
+    /// Suggestions for the variant, from its diagnosis and the places its terms are said; nil (and a failure
+    /// named) when what they need cannot be loaded.
+    func suggestions(for variant: VariantDiagnosis, work: Work) -> VariantSuggestions? {
+        do {
+            return try suggesting(for: variant, work: work)
+        } catch {
+            failures.append("suggestions: \(error)")
+            return nil
+        }
+    }
+
+    private func suggesting(for variant: VariantDiagnosis, work: Work) throws -> VariantSuggestions {
         let data = try Toolchain.loadTrainingData(spec.training)
         var suggestions = VariantSuggestions(learnedOn: work.splits)
         let pronounced = variant.terms.filter { term in
@@ -41,7 +51,8 @@ extension VariantExamination {
                     case .failure(let why): suggestions.examined[term.word] = why.description
                     }
                 } catch {
-                    failures.append("pronunciations of \(term.word): \(error)")
+                    // A private term is not named where the terminal shows it.
+                    failures.append("pronunciations of \(data.isPrivate ? "a private term" : term.word): \(error)")
                 }
             }
             progress.update("pronunciations: \(spec.name)", pronounced.count, pronounced.count)
@@ -100,7 +111,9 @@ extension VariantExamination {
                 && Double(comparison.better) >= Self.betterShare * Double(comparison.segments)
         }
         // Best first: aligned on the most segments, then the largest margin.
-        guard let best = clear.first, let xsampa = XSAMPA.render(best.phones) else {
+        guard let best = clear.first(where: { XSAMPA.render($0.phones) != nil }),
+            let xsampa = XSAMPA.render(best.phones)
+        else {
             let top = comparisons.first
             return .failure(
                 NoSuggestion(
@@ -170,32 +183,33 @@ extension VariantExamination {
         let languageWeight = suite.decoder.languageWeight ?? 6.5
         var suggested: [CountSuggestion] = []
         let total = data.totalSamples
-        for (word, fixing, kind) in raise.map({ ($0, $1, 1) }) + lower.map({ ($0, $1, -1) })
-        where kind == 1 || raise[word] == nil {
-            let cost = variant.antiContext?.phrase(at: fixing)
+        // Raises before lowers, each in word order; a phrase that holds two terms takes the larger change (a
+        // raise wins over a lower).
+        let ordered =
+            raise.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            + lower.sorted { $0.key < $1.key }.filter { raise[$0.key] == nil }.map { ($0.key, $0.value) }
+        func offer(_ kind: CountSuggestion.Kind, _ text: String, _ from: Int, word: String, fixing: Double) {
+            guard
+                let to = CountSuggestion.count(
+                    from, of: total, weight: spec.weight, fixing: fixing, languageWeight: languageWeight), to != from
+            else { return }
+            let new = CountSuggestion(
+                kind: kind, text: text, from: from, to: to, word: word, fixingWeight: fixing,
+                variantWeight: spec.weight, cost: variant.antiContext?.phrase(at: fixing))
+            if let index = suggested.firstIndex(where: { $0.kind == kind && $0.text == text }) {
+                let old = suggested[index]
+                if old.raises == new.raises && abs(new.to - from) > abs(old.to - from) { suggested[index] = new }
+            } else {
+                suggested.append(new)
+            }
+        }
+        for (word, fixing) in ordered {
             for phrase in data.phraseCounts where WordTokenizer.tokenize(phrase.phrase).contains(word) {
-                guard
-                    let count = CountSuggestion.count(
-                        phrase.count, of: total, weight: spec.weight, fixing: fixing, languageWeight: languageWeight),
-                    !suggested.contains(where: { $0.kind == .phrase && $0.text == phrase.phrase })
-                else { continue }
-                suggested.append(
-                    CountSuggestion(
-                        kind: .phrase, text: phrase.phrase, from: phrase.count, to: count, word: word,
-                        fixingWeight: fixing, variantWeight: spec.weight, cost: cost))
+                offer(.phrase, phrase.phrase, phrase.count, word: word, fixing: fixing)
             }
             for group in data.templateGroups {
                 for template in group.templates where Self.template(template.body, in: group, holds: word) {
-                    guard
-                        let count = CountSuggestion.count(
-                            template.count, of: total, weight: spec.weight, fixing: fixing,
-                            languageWeight: languageWeight),
-                        !suggested.contains(where: { $0.kind == .template && $0.text == template.body })
-                    else { continue }
-                    suggested.append(
-                        CountSuggestion(
-                            kind: .template, text: template.body, from: template.count, to: count, word: word,
-                            fixingWeight: fixing, variantWeight: spec.weight, cost: cost))
+                    offer(.template, template.body, template.count, word: word, fixing: fixing)
                 }
             }
         }

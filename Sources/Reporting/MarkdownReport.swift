@@ -154,8 +154,7 @@ public struct MarkdownReport: Sendable {
             if let suggestions = variant.suggestions, !suggestions.isEmpty {
                 suggested =
                     " Suggested (\(Self.inline(suggestions.provenance))): \(suggestions.pronunciations.count) "
-                    + "pronunciations, \(suggestions.counts.count) counts, in `suggestions/"
-                    + "\(PathComponent(variant.variant).value).yaml`."
+                    + "pronunciations, \(suggestions.counts.count) counts (the patch is in the run's suggestions folder)."
             }
             line("- **\(Self.inline(variant.variant))**: \(Self.inline(variant.sentence)).\(suggested)")
         }

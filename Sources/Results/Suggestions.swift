@@ -143,7 +143,9 @@ public struct CountSuggestion: Codable, Sendable, Equatable {
     /// weight, so the phrase's probability must grow by r^(1/lw). A phrase's share of the data's samples grows
     /// by f when its count c of total C becomes f·c·(C − c) / (C − f·c).
     /// A fixing weight of 0 (the base model alone) has no count that equals it: the least the format allows, 1.
-    /// - Returns: The new count (at least one more, or one less, than `count`; at least 1); nil when the weights
+    /// Each phrase is sized alone against the old total: raising several at once grows the total too, so the
+    /// result is a first estimate, which the new variant's run judges.
+    /// - Returns: The new count (at least one more, or one less, than `count`, but never below 1); nil when the weights
     ///   are not between 0 and 1 or the share cannot grow that far.
     public static func count(
         _ count: Int, of total: Int, weight: Double, fixing: Double, languageWeight: Double

@@ -31,12 +31,12 @@ extension CustomLanguageModelData {
         if !templateGroups.isEmpty {
             lines.append("templates:")
             for group in templateGroups {
-                lines.append("  - classes:")
+                lines.append("  - classes:" + (group.classes.isEmpty ? " {}" : ""))
                 for name in group.classes.keys.sorted() {
                     let values = group.classes[name]!.map(Self.quoted).joined(separator: ", ")
                     lines.append("      \(Self.quoted(name)): [\(values)]")
                 }
-                lines.append("    items:")
+                lines.append("    items:" + (group.templates.isEmpty ? " []" : ""))
                 for template in group.templates {
                     lines.append(
                         "      - {template: \(Self.quoted(template.body)), count: \(template.count)}"
@@ -114,9 +114,11 @@ extension CustomLanguageModelData {
         for group in patch.templateGroups {
             var added: [TemplatePhraseCountGenerator.Template] = []
             for change in group.templates {
-                let found = groups.indices.lazy.compactMap { g in
+                // The group with the patch's classes first, else the first with that text.
+                let holding = groups.indices.compactMap { g in
                     groups[g].templates.firstIndex { $0.body == change.body }.map { (g, $0) }
-                }.first
+                }
+                let found = holding.first { groups[$0.0].classes == group.classes } ?? holding.first
                 if let (g, t) = found {
                     guard groups[g].templates[t].count != change.count else { continue }
                     changes.append(
@@ -135,7 +137,7 @@ extension CustomLanguageModelData {
         for group in groups { merged.insert(templates: group) }
         var pronunciations = self.pronunciations
         for change in patch.pronunciations {
-            if let index = pronunciations.firstIndex(where: { $0.grapheme == change.grapheme }) {
+            if let index = pronunciations.firstIndex(where: { $0.word == change.word }) {
                 let new = change.phonemes.filter { !pronunciations[index].phonemes.contains($0) }
                 pronunciations[index].phonemes += new
                 changes += new.map { "pronunciation of \(change.grapheme) added: \($0)" }

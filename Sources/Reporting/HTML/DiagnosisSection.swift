@@ -81,8 +81,9 @@ extension HTMLReport {
         guard let suggestions = variant.suggestions, !suggestions.isEmpty || !suggestions.examined.isEmpty else {
             return ""
         }
-        var out = "<h4>Suggestions <span class=\"sub\">\(e(suggestions.provenance)) · "
-        out += "suggestions/\(e(PathComponent(variant.variant).value)).yaml</span></h4>"
+        var out = "<h4>Suggestions <span class=\"sub\">\(e(suggestions.provenance))"
+        if !suggestions.isEmpty { out += " · the patch is in the run's suggestions folder" }
+        out += "</span></h4>"
         out += "<table><thead><tr><th>Change</th><th>Why</th></tr></thead><tbody>"
         for found in suggestions.pronunciations {
             out += "<tr><td><span class=\"w b\">\(e(found.word))</span> add <code>\(e(found.xsampa))</code></td>"

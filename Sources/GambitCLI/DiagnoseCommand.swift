@@ -216,8 +216,8 @@ struct Diagnose: ParsableCommand {
                 "  suggestions (\(suggestions.provenance)): \(suggestions.pronunciations.count) pronunciations, "
                     + "\(suggestions.counts.count) counts")
             for found in suggestions.pronunciations {
-                lines.append(
-                    "    \(found.word): \(found.xsampa) (\(found.phones.joined(separator: " "))), \(found.evidence)")
+                let phones = found.phones.isEmpty ? "" : " (\(found.phones.joined(separator: " ")))"
+                lines.append("    \(found.word): \(found.xsampa)\(phones), \(found.evidence)")
             }
             for word in suggestions.examined.keys.sorted() {
                 lines.append("    \(word): no pronunciation fits clearly better (\(suggestions.examined[word]!))")

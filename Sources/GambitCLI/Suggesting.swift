@@ -82,7 +82,12 @@ extension VariantExamination {
             guard let clip = try? loader.load(place.url) else { continue }
             occurrences.append(.init(samples: clip.samples, reference: place.reference, index: place.index))
         }
-        guard !occurrences.isEmpty else { return .failure(NoSuggestion(description: "no audio of it could be read")) }
+        guard !occurrences.isEmpty else {
+            return .failure(
+                NoSuggestion(
+                    description: said.isEmpty
+                        ? "the domain corpora examined never say it" : "no audio of it could be read"))
+        }
         var current: [[String]] = []
         for phones in dictionary.pronunciations(of: word) + vocabulary.pronunciations(of: word)
         where !current.contains(phones) {
@@ -154,8 +159,9 @@ extension VariantExamination {
     }
 
     /// New counts for the phrases and templates that hold a term whose language-model errors a weight fixes:
-    /// raised for its misses in the domain corpora, lowered for its insertions in anti-context speech. A raise whose
-    /// weight puts more boosted words into anti-context speech is not suggested.
+    /// raised for its misses in the domain corpora, lowered for its insertions in anti-context speech when a lighter
+    /// weight (above 0, the base model alone) removes them. A raise whose weight puts more boosted words into
+    /// anti-context speech is not suggested.
     func counts(for variant: VariantDiagnosis, data: CustomLanguageModelData, antiContext: Set<String>)
         -> [CountSuggestion]
     {
@@ -168,7 +174,8 @@ extension VariantExamination {
                 switch diagnosis.error.kind {
                 case .missed where !antiContext.contains(utterance.corpus):
                     raise[word] = max(raise[word] ?? 0, weight)
-                case .inserted where antiContext.contains(utterance.corpus):
+                case .inserted where antiContext.contains(utterance.corpus) && weight > 0:
+                    // Weight 0 is the base model alone: no count of one phrase equals dropping the customization.
                     lower[word] = min(lower[word] ?? 1, weight)
                 default: break
                 }
@@ -181,26 +188,26 @@ extension VariantExamination {
             }
         }
         let languageWeight = suite.decoder.languageWeight ?? 6.5
-        var suggested: [CountSuggestion] = []
-        let total = data.totalSamples
         // Raises before lowers, each in word order; a phrase that holds two terms takes the larger change (a
         // raise wins over a lower).
         let ordered =
             raise.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             + lower.sorted { $0.key < $1.key }.filter { raise[$0.key] == nil }.map { ($0.key, $0.value) }
+        var targets:
+            [(kind: CountSuggestion.Kind, text: String, from: Int, word: String, fixing: Double, factor: Double)] =
+                []
         func offer(_ kind: CountSuggestion.Kind, _ text: String, _ from: Int, word: String, fixing: Double) {
             guard
-                let to = CountSuggestion.count(
-                    from, of: total, weight: spec.weight, fixing: fixing, languageWeight: languageWeight), to != from
+                let factor = CountSuggestion.factor(
+                    weight: spec.weight, fixing: fixing, languageWeight: languageWeight),
+                factor != 1
             else { return }
-            let new = CountSuggestion(
-                kind: kind, text: text, from: from, to: to, word: word, fixingWeight: fixing,
-                variantWeight: spec.weight, cost: variant.antiContext?.phrase(at: fixing))
-            if let index = suggested.firstIndex(where: { $0.kind == kind && $0.text == text }) {
-                let old = suggested[index]
-                if old.raises == new.raises && abs(new.to - from) > abs(old.to - from) { suggested[index] = new }
+            let new = (kind, text, from, word, fixing, factor)
+            if let index = targets.firstIndex(where: { $0.kind == kind && $0.text == text }) {
+                let old = targets[index]
+                if (old.factor > 1) == (factor > 1) && abs(log(factor)) > abs(log(old.factor)) { targets[index] = new }
             } else {
-                suggested.append(new)
+                targets.append(new)
             }
         }
         for (word, fixing) in ordered {
@@ -212,6 +219,17 @@ extension VariantExamination {
                     offer(.template, template.body, template.count, word: word, fixing: fixing)
                 }
             }
+        }
+        // All sized at once, so that raising some phrases does not undo itself through the total.
+        guard
+            let counts = CountSuggestion.counts(
+                targets.map { ($0.from, $0.factor) }, total: data.totalSamples)
+        else { return [] }
+        let suggested = zip(targets, counts).filter { $0.0.from != $0.1 }.map { target, to in
+            CountSuggestion(
+                kind: target.kind, text: target.text, from: target.from, to: to, word: target.word,
+                fixingWeight: target.fixing, variantWeight: spec.weight,
+                cost: variant.antiContext?.phrase(at: target.fixing))
         }
         return suggested.sorted { ($0.word, $0.text) < ($1.word, $1.text) }
     }

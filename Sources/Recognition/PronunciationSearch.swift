@@ -160,14 +160,16 @@ public final class PronunciationSearch {
         /// Its score minus the best current pronunciation's, averaged over the occurrences both align (engine
         /// units; with no current pronunciation, against the first anchor).
         public var margin: Double
-        /// Occurrences where it scores above every current pronunciation, of those both align.
+        /// Occurrences where it scores above every current pronunciation, of those both align (a hearing is not
+        /// judged on the occurrences it was heard on).
         public var better: Int
         public var segments: Int
     }
 
     /// Candidates for a word against its current pronunciations, over the places it was said: the current ones
     /// (or, for a word without any, `anchors`) locate the word in each occurrence; a phone loop over each span adds
-    /// what the audio holds; every candidate is force-aligned over every occurrence.
+    /// what the audio holds; every candidate is force-aligned over every occurrence, and a hearing is judged on the
+    /// occurrences it was not heard on.
     /// - Parameters:
     ///   - current: The word's pronunciations in the variant, in phones; may be empty.
     ///   - anchors: Used to find the word's span when `current` is empty (flite's spelling guess).
@@ -186,16 +188,23 @@ public final class PronunciationSearch {
         }
         var known = Set(reference.map { $0.joined(separator: " ") } + candidates.map { $0.joined(separator: " ") })
         var heard: [[String]] = []
-        for (occurrence, fit) in zip(occurrences, best) {
+        // The occurrences each hearing came from: it is judged on the others only, as what a phone loop hears on
+        // one segment fits that segment best by construction.
+        var heardOn: [String: Set<Int>] = [:]
+        for (o, (occurrence, fit)) in zip(occurrences, best).enumerated() {
             guard let fit else { continue }
             let phones = try phoneLoop(occurrence.samples, frames: fit.frames)
-            if !phones.isEmpty, known.insert(phones.joined(separator: " ")).inserted { heard.append(phones) }
+            guard !phones.isEmpty else { continue }
+            let key = phones.joined(separator: " ")
+            if known.insert(key).inserted { heard.append(phones) }
+            heardOn[key, default: []].insert(o)
         }
         let all = candidates + heard
         let scored = try fits(all, over: occurrences)
         let comparisons = all.indices.map { c in
             var (margin, better, segments) = (0.0, 0, 0)
-            for o in occurrences.indices {
+            let own = c < candidates.count ? [] : heardOn[all[c].joined(separator: " ")] ?? []
+            for o in occurrences.indices where !own.contains(o) {
                 guard let fit = scored[c][o], let base = best[o] else { continue }
                 margin += fit.score - base.score
                 segments += 1

@@ -259,6 +259,63 @@ struct PrepareTests {
         #expect(output.contains("training.yaml:5") && output.contains("\"東京\""), "\(output)")
     }
 
+    @Test("lint --apply merges a patch into a new file, lints it, and refuses what would lose data")
+    func lintApply() throws {
+        let folder = try TestSupport.temporaryDirectory("lint-apply")
+        let training = folder.appendingPathComponent("training.yaml")
+        try """
+        # Openings, for a test.
+        locale: en-US
+        identifier: com.example.openings
+        version: "1.0"
+        phrases:
+          - {phrase: "play the winawer variation", count: 25}
+          - {phrase: "play the italian game", count: 10}
+        pronunciations:
+          - {grapheme: winawer, phonemes: ["w I n aU @r"]}
+        """.write(to: training, atomically: true, encoding: .utf8)
+        let patch = folder.appendingPathComponent("patch.yaml")
+        try """
+        # Suggestions of gambit diagnose for openings, learned on chess (dev).
+        locale: en-US
+        identifier: com.example.openings
+        version: "1.0"
+        phrases:
+          - {phrase: "play the winawer variation", count: 31}
+        pronunciations:
+          - {grapheme: winawer, phonemes: ["w I n @ v @r"]}
+        """.write(to: patch, atomically: true, encoding: .utf8)
+        let merged = folder.appendingPathComponent("merged.yaml")
+        let (status, output) = try TestSupport.gambit([
+            "lint", "--apply", patch.path, training.path, "--output", merged.path,
+        ])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("wrote \(merged.path): 2 changes"), "\(output)")
+        #expect(output.contains("phrase \"play the winawer variation\": count 25 → 31"), "\(output)")
+        #expect(output.contains("pronunciation of winawer added: w I n @ v @r"), "\(output)")
+        let text = try String(contentsOf: merged, encoding: .utf8)
+        // The old file's description and where the patch was learned stay with the data.
+        #expect(text.hasPrefix("# Openings, for a test.\n"), "\(text)")
+        #expect(text.contains("learned on chess (dev)"), "\(text)")
+        let data = try CustomLanguageModelData(yamlFile: merged)
+        #expect(data.phraseCounts.map(\.count) == [31, 10])
+        #expect(data.pronunciations.first?.phonemes == ["w I n aU @r", "w I n @ v @r"])
+        // Never over an input, never as anything but YAML, never for other data.
+        for output in [training, patch, folder.appendingPathComponent("merged.bin")] {
+            let refused = try TestSupport.gambit([
+                "lint", "--apply", patch.path, training.path, "--output", output.path,
+            ])
+            #expect(refused.status == 2, "\(refused.output)")
+        }
+        #expect(try String(contentsOf: training, encoding: .utf8).contains("count: 25"))
+        try String(contentsOf: patch, encoding: .utf8).replacingOccurrences(
+            of: "com.example.openings", with: "com.example.medical"
+        ).write(to: patch, atomically: true, encoding: .utf8)
+        let other = try TestSupport.gambit(["lint", "--apply", patch.path, training.path, "--output", merged.path])
+        #expect(other.status != 0 && other.output.contains("identifier is \"com.example.medical\""), "\(other.output)")
+        #expect(try TestSupport.gambit(["lint", training.path, "--output", merged.path]).status == 2)
+    }
+
     @Test("A locale the acoustic model does not have is refused")
     func localeMismatch() throws {
         let yaml = "locale: en-GB\nidentifier: test\nversion: \"1\"\nphrases:\n  - {phrase: \"play\", count: 5}\n"

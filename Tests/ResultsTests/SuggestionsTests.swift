@@ -8,25 +8,28 @@ struct SuggestionsTests {
     func counts() throws {
         // 0.5 → 0.99 scales the custom side against the base by 99; before the language weight 6.5 that is a
         // probability 99^(1/6.5) ≈ 2.03 times larger.
-        let raised = try #require(CountSuggestion.count(25, of: 1000, weight: 0.5, fixing: 0.99, languageWeight: 6.5))
-        let factor = pow(99.0, 1 / 6.5)
-        let share = Double(raised) / Double(1000 - 25 + raised)
-        #expect(share >= factor * 25 / 1000 && share < factor * 26 / 1000, "\(raised)")
-        // A weight barely above still raises it by at least one.
-        #expect(CountSuggestion.count(25, of: 1000, weight: 0.5, fixing: 0.5001, languageWeight: 6.5) == 26)
-        let lowered = try #require(CountSuggestion.count(25, of: 1000, weight: 0.5, fixing: 0.2, languageWeight: 6.5))
-        #expect(lowered < 25 && lowered >= 1)
-        #expect(CountSuggestion.count(1, of: 1000, weight: 0.5, fixing: 0.05, languageWeight: 6.5) == 1)
-        // Only the base model alone removes it: the least count there is.
-        #expect(CountSuggestion.count(25, of: 1000, weight: 0.5, fixing: 0, languageWeight: 6.5) == 1)
-        #expect(CountSuggestion.count(1, of: 1000, weight: 0.5, fixing: 0, languageWeight: 6.5) == nil)
-        // No answer outside (0, 1), or for a phrase that is all the data (its share cannot change).
-        #expect(CountSuggestion.count(25, of: 1000, weight: 0.5, fixing: 1, languageWeight: 6.5) == nil)
-        #expect(CountSuggestion.count(25, of: 1000, weight: 0, fixing: 0.7, languageWeight: 6.5) == nil)
-        #expect(CountSuggestion.count(25, of: 1000, weight: 0.5, fixing: -0.1, languageWeight: 6.5) == nil)
-        #expect(CountSuggestion.count(25, of: 25, weight: 0.5, fixing: 0.7, languageWeight: 6.5) == nil)
-        // A share that would pass the whole data cannot be reached.
-        #expect(CountSuggestion.count(900, of: 1000, weight: 0.5, fixing: 0.99, languageWeight: 6.5) == nil)
+        let factor = try #require(CountSuggestion.factor(weight: 0.5, fixing: 0.99, languageWeight: 6.5))
+        #expect(abs(factor - pow(99.0, 1 / 6.5)) < 1e-12)
+        #expect(try #require(CountSuggestion.factor(weight: 0.5, fixing: 0.2, languageWeight: 6.5)) < 1)
+        for (weight, fixing) in [(0.5, 1.0), (0.0, 0.7), (0.5, 0.0), (0.5, -0.1)] {
+            #expect(CountSuggestion.factor(weight: weight, fixing: fixing, languageWeight: 6.5) == nil)
+        }
+        // Two phrases of 25 raised by that factor, one of 10 lowered by half, in 1000 samples: each share is scaled
+        // by its factor in the new total.
+        let counts = try #require(CountSuggestion.counts([(25, factor), (25, factor), (10, 0.5)], total: 1000))
+        let newTotal = Double(1000 - 60 + counts.reduce(0, +))
+        for (count, (old, scale)) in zip(counts, [(25.0, factor), (25, factor), (10, 0.5)]) {
+            #expect(abs(Double(count) / newTotal - scale * old / 1000) < 1.5 / newTotal, "\(counts)")
+        }
+        // Sized one at a time against the old total, the two raises would fall short.
+        #expect(counts[0] > Int((factor * 25).rounded(.up)))
+        // At least one more or one less, never below 1.
+        #expect(CountSuggestion.counts([(25, 1.00001)], total: 1000) == [26])
+        #expect(CountSuggestion.counts([(1, 0.1)], total: 1000) == [1])
+        // Raising every phrase alike changes no share: no counts do it. Nor can a share pass the whole data.
+        #expect(CountSuggestion.counts([(500, 1.2), (500, 1.2)], total: 1000) == nil)
+        #expect(CountSuggestion.counts([(900, 2.0)], total: 1000) == nil)
+        #expect(CountSuggestion.counts([], total: 1000) == nil)
     }
 
     @Test("Each suggestion says what it does and why")

@@ -99,25 +99,8 @@ struct DiagnoseCommandTests {
         #expect(Set(cost.weights.map(\.weight)) == Set(variant.fixingWeights))
         #expect(cost.weights.allSatisfy { $0.boostedInsertions <= cost.own.boostedInsertions }, "\(output)")
         #expect(output.contains("removes its insertions (anti-context WER "), "\(output)")
-        // Suggestions: the names put into everyday speech get lower counts, in a patch lint --apply merges into
-        // training data that lints clean; the suggestions say where they were learned.
-        let suggestions = try #require(variant.suggestions, "\(output)")
-        #expect(suggestions.learnedOn == ["chess": "all", "everyday": "all"])
-        let lowered = suggestions.counts.filter { !$0.raises }
-        #expect(!lowered.isEmpty, "\(output)")
-        #expect(suggestions.counts.allSatisfy { $0.kind == .phrase && Self.texts.map(\.1).contains($0.text) })
-        let folder = suite.deletingLastPathComponent()
-        let patch = out.appendingPathComponent("suggestions/openings.yaml")
-        #expect(try String(contentsOf: patch, encoding: .utf8).contains("learned on chess (all), everyday (all)"))
-        let merged = folder.appendingPathComponent("openings-suggested.yaml")
-        let apply = try TestSupport.gambit([
-            "lint", "--apply", patch.path, folder.appendingPathComponent("openings.yaml").path, "--output", merged.path,
-        ])
-        #expect(apply.status == 0, "\(apply.output)")
-        for count in lowered {
-            #expect(
-                apply.output.contains("phrase \"\(count.text)\": count \(count.from) → \(count.to)"), "\(apply.output)")
-        }
+        // Only the base model alone (weight 0) removes those insertions: no count of one phrase equals that.
+        #expect(variant.suggestions?.counts.isEmpty == true, "\(output)")
         // The reports carry it.
         let html = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
         #expect(html.contains("<section id=\"diagnosis\">"))

@@ -214,12 +214,17 @@ extension VariantExamination {
             for phrase in data.phraseCounts where WordTokenizer.tokenize(phrase.phrase).contains(word) {
                 offer(.phrase, phrase.phrase, phrase.count, word: word, fixing: fixing)
             }
+            // A template's own words only: a class value shares its template's count with every other value, so
+            // its count would move them all.
             for group in data.templateGroups {
-                for template in group.templates where Self.template(template.body, in: group, holds: word) {
+                for template in group.templates where WordTokenizer.tokenize(template.body).contains(word) {
                     offer(.template, template.body, template.count, word: word, fixing: fixing)
                 }
             }
         }
+        // A change to most of the data is the weight's, not a count's: its shares barely move, and every count
+        // falls or grows to make up for it.
+        guard 2 * targets.reduce(0, { $0 + $1.from }) <= data.totalSamples else { return [] }
         // All sized at once, so that raising some phrases does not undo itself through the total.
         guard
             let counts = CountSuggestion.counts(
@@ -234,13 +239,6 @@ extension VariantExamination {
         return suggested.sorted { ($0.word, $0.text) < ($1.word, $1.text) }
     }
 
-    /// Whether a template's text, or a value of a class it names, holds `word`.
-    static func template(_ body: String, in group: PhraseCountsFromTemplates, holds word: String) -> Bool {
-        if WordTokenizer.tokenize(body).contains(word) { return true }
-        return group.classes.contains { name, values in
-            body.contains("<\(name)>") && values.contains { WordTokenizer.tokenize($0).contains(word) }
-        }
-    }
 }
 
 extension VariantSuggestions {

@@ -120,8 +120,23 @@ struct Diagnose: ParsableCommand {
         }
         var diagnosed = results
         diagnosed.diagnosis = report
+        let written = try writeSuggestions(
+            report.variants.filter { printed.contains($0.variant) }, suite: suiteFile, in: runURL)
+        try diagnosed.write(to: Runner.resultsFile(in: runURL))
+        _ = try ReportWriter.writeAll(diagnosed, to: runURL)
+        let masked = diagnosed.redactingPrivateTerms().diagnosis?.variants ?? []
+        for (variant, name) in zip(masked, report.variants.map(\.variant)) where printed.contains(name) {
+            print(Self.text(variant))
+        }
+        print("wrote the diagnosis into \(runFolder)/report.html, report.json and summary.md")
+        for file in written { print("wrote suggestions: \(file)") }
+    }
+
+    /// Each diagnosed variant's suggestions as a patch (see ``suggestionsFile(in:variant:isPrivate:)``), replacing an
+    /// earlier diagnosis's; the files written, as the terminal names them.
+    func writeSuggestions(_ variants: [VariantDiagnosis], suite suiteFile: Suite, in runURL: URL) throws -> [String] {
         var written: [String] = []
-        for diagnosis in report.variants where printed.contains(diagnosis.variant) {
+        for diagnosis in variants {
             guard let spec = suiteFile.variants.first(where: { $0.name == diagnosis.variant }) else { continue }
             let data = try Toolchain.loadTrainingData(spec.training)
             for isPrivate in [false, true] {
@@ -136,14 +151,7 @@ struct Diagnose: ParsableCommand {
                 to: file, atomically: true, encoding: .utf8)
             written.append(data.isPrivate ? "\(file.deletingLastPathComponent().path)/ (private data)" : file.path)
         }
-        try diagnosed.write(to: Runner.resultsFile(in: runURL))
-        _ = try ReportWriter.writeAll(diagnosed, to: runURL)
-        let masked = diagnosed.redactingPrivateTerms().diagnosis?.variants ?? []
-        for (variant, name) in zip(masked, report.variants.map(\.variant)) where printed.contains(name) {
-            print(Self.text(variant))
-        }
-        print("wrote the diagnosis into \(runFolder)/report.html, report.json and summary.md")
-        for file in written { print("wrote suggestions: \(file)") }
+        return written
     }
 
     /// One line of the diagnosis journal (`.gambit/diagnosis.journal`): what one utterance gave, under a key

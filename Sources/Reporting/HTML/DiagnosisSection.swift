@@ -11,8 +11,9 @@ extension HTMLReport {
         var out = "<section id=\"diagnosis\"><h2>Diagnosis</h2>"
         out +=
             "<p class=\"note\">Each boosted-word error of the customized decodes, explained by the engine: the "
-            + "utterance decoded again keeping its lattice, the reference force-aligned, the lattice rescored at "
-            + "other weights. Posteriors are the lattice's, near where the word was said.</p>"
+            + "lattice the run kept (or the utterance decoded again), the reference force-aligned, the lattice "
+            + "rescored at other weights. Posteriors are the lattice's, near where the word was said. Suggestions "
+            + "are what to change in the training data, learned on the corpora and splits named.</p>"
         let normalizer = results.run.settings.normalizer
         for variant in report.variants {
             let counts = variant.byCause

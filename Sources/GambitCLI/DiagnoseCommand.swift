@@ -147,7 +147,12 @@ struct Diagnose: ParsableCommand {
             guard let suggestions = diagnosis.suggestions, !suggestions.isEmpty else { continue }
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try suggestions.patch(for: data, variant: diagnosis.variant, training: spec.training.path).write(
+            // The training file as the command line would name it from here.
+            let here = FileManager.default.currentDirectoryPath + "/"
+            let training =
+                spec.training.path.hasPrefix(here)
+                ? String(spec.training.path.dropFirst(here.count)) : spec.training.path
+            try suggestions.patch(for: data, variant: diagnosis.variant, training: training).write(
                 to: file, atomically: true, encoding: .utf8)
             written.append(data.isPrivate ? "\(file.deletingLastPathComponent().path)/ (private data)" : file.path)
         }
@@ -220,9 +225,7 @@ struct Diagnose: ParsableCommand {
             )
         }
         if let suggestions = variant.suggestions {
-            lines.append(
-                "  suggestions (\(suggestions.provenance)): \(suggestions.pronunciations.count) pronunciations, "
-                    + "\(suggestions.counts.count) counts")
+            lines.append("  suggestions (\(suggestions.provenance)): \(suggestions.tally)")
             for found in suggestions.pronunciations {
                 let phones = found.phones.isEmpty ? "" : " (\(found.phones.joined(separator: " ")))"
                 lines.append("    \(found.word): \(found.xsampa)\(phones), \(found.evidence)")

@@ -153,8 +153,8 @@ public struct MarkdownReport: Sendable {
             var suggested = ""
             if let suggestions = variant.suggestions, !suggestions.isEmpty {
                 suggested =
-                    " Suggested (\(Self.inline(suggestions.provenance))): \(suggestions.pronunciations.count) "
-                    + "pronunciations, \(suggestions.counts.count) counts (the patch is in the run's suggestions folder)."
+                    " Suggested (\(Self.inline(suggestions.provenance))): \(suggestions.tally) "
+                    + "(the patch is in the run's suggestions folder)."
             }
             line("- **\(Self.inline(variant.variant))**: \(Self.inline(variant.sentence)).\(suggested)")
         }

@@ -25,6 +25,12 @@ public struct VariantSuggestions: Codable, Sendable, Equatable {
 
     public var isEmpty: Bool { pronunciations.isEmpty && counts.isEmpty }
 
+    /// "1 pronunciation, 4 counts".
+    public var tally: String {
+        let (p, c) = (pronunciations.count, counts.count)
+        return "\(p) \(p == 1 ? "pronunciation" : "pronunciations"), \(c) \(c == 1 ? "count" : "counts")"
+    }
+
     /// "learned on chess (dev), carrier-chess (dev)".
     public var provenance: String {
         "learned on " + learnedOn.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")

@@ -13,7 +13,7 @@ extension CustomLanguageModelData {
     /// The data as training-data YAML: reading it back gives equal data. Comments: `header` lines first, then
     /// each element's note after it.
     public func yaml(header: [String] = [], notes: [Note: String] = [:]) -> String {
-        var lines = header.map { "# " + $0 }
+        var lines = header.map { $0.isEmpty ? "#" : "# " + $0 }
         func note(_ key: Note) -> String { notes[key].map { "  # " + $0 } ?? "" }
         lines += [
             "locale: " + Self.quoted(localeIdentifier), "identifier: " + Self.quoted(identifier),

@@ -49,5 +49,8 @@ struct SuggestionsTests {
         let suggestions = VariantSuggestions(learnedOn: ["chess": "dev", "carrier-chess": "dev"])
         #expect(suggestions.provenance == "learned on carrier-chess (dev), chess (dev)")
         #expect(suggestions.isEmpty)
+        #expect(suggestions.tally == "0 pronunciations, 0 counts")
+        let some = VariantSuggestions(learnedOn: [:], pronunciations: [pronunciation], counts: [count, count])
+        #expect(some.tally == "1 pronunciation, 2 counts" && !some.isEmpty)
     }
 }

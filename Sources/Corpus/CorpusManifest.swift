@@ -393,23 +393,7 @@ public enum CorpusManifest {
     }
 
     /// A JSON string literal; non-ASCII characters are kept as UTF-8, controls are escaped.
-    static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    static func jsonString(_ text: String) -> String { quotedString(text) }
 
     private static func excerpt(_ line: String) -> String {
         line.count > 60 ? String(line.prefix(60)) + "…" : line

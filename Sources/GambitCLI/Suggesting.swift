@@ -35,6 +35,8 @@ extension VariantExamination {
             let search = try PronunciationSearch(model: toolchain.model, vocabulary: custom.vocabulary)
             let dictionary = try toolchain.compiler.dictionary()
             let vocabulary = try PronunciationDictionary(contentsOf: custom.vocabulary)
+            // An utterance that says several terms is read once (nil: it could not be).
+            var clips: [URL: [Int16]?] = [:]
             for (index, term) in pronounced.enumerated() {
                 progress.update("pronunciations: \(spec.name)", index, pronounced.count)
                 let errors = (term.missed[.acoustics] ?? 0) + (term.missed[.unpronounceable] ?? 0)
@@ -45,7 +47,7 @@ extension VariantExamination {
                 do {
                     switch try pronunciation(
                         of: term.word, errors: errors, erring: erring, said: work.said[term.word] ?? [], data: data,
-                        dictionary: dictionary, vocabulary: vocabulary, search: search)
+                        dictionary: dictionary, vocabulary: vocabulary, search: search, clips: &clips)
                     {
                     case .success(let found): suggestions.pronunciations.append(found)
                     case .failure(let why): suggestions.examined[term.word] = why.description
@@ -71,7 +73,7 @@ extension VariantExamination {
         of word: String, errors: Int, erring: Set<String>,
         said: [(corpus: String, id: String, url: URL, reference: [String], index: Int)],
         data: CustomLanguageModelData, dictionary: PronunciationDictionary, vocabulary: PronunciationDictionary,
-        search: PronunciationSearch
+        search: PronunciationSearch, clips: inout [URL: [Int16]?]
     ) throws -> Result<PronunciationSuggestion, NoSuggestion> {
         // The segments: where it was missed first, then where it was heard, at most ``segmentsPerTerm``.
         let ordered =
@@ -79,8 +81,9 @@ extension VariantExamination {
             + said.filter { !erring.contains("\($0.corpus)/\($0.id)") }
         var occurrences: [PronunciationSearch.Occurrence] = []
         for place in ordered.prefix(Self.segmentsPerTerm) {
-            guard let clip = try? loader.load(place.url) else { continue }
-            occurrences.append(.init(samples: clip.samples, reference: place.reference, index: place.index))
+            if clips[place.url] == nil { clips[place.url] = .some((try? loader.load(place.url))?.samples) }
+            guard let samples = clips[place.url] ?? nil else { continue }
+            occurrences.append(.init(samples: samples, reference: place.reference, index: place.index))
         }
         guard !occurrences.isEmpty else {
             return .failure(

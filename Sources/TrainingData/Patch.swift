@@ -1,4 +1,5 @@
 import Foundation
+import StrictYAML
 
 /// Training data written back as the YAML ``CustomLanguageModelData/init(yaml:file:)`` reads, and a patch in the
 /// same format merged into it (`gambit lint --apply`).
@@ -60,22 +61,8 @@ extension CustomLanguageModelData {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A YAML double-quoted scalar (JSON's escapes are YAML's).
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                out += String(format: "\\u%04X", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// A YAML double-quoted scalar.
+    static func quoted(_ text: String) -> String { quotedString(text) }
 
     /// This data with `patch` merged in: a phrase of the patch sets that phrase's count (or adds the phrase), a
     /// template sets the count of the template with the same text (or adds its group), and a pronunciation adds

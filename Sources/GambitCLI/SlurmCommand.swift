@@ -84,13 +84,16 @@ struct SlurmCommand: ParsableCommand {
                     ?? Runner.outputCacheFolder(in: outputURL).path,
                 workingDirectory: FileManager.default.currentDirectoryPath, runArguments: runOptions,
                 sbatchOptions: try SlurmJobs.sbatchOptions(from: sbatchArgs))
+            try jobs.checkScriptValues()
             let array = Self.arraySpec(selected)
             let commands = [
-                "sbatch --parsable \(jobs.prepareScript.path)",
-                "sbatch --parsable --array=\(array) --dependency=afterok:PREPARE --kill-on-invalid-dep=yes "
-                    + jobs.arrayScript.path,
-                "sbatch --parsable --dependency=afterany:SHARDS \(jobs.mergeScript.path)",
-            ]
+                ["--parsable", jobs.prepareScript.path],
+                [
+                    "--parsable", "--array=\(array)", "--dependency=afterok:PREPARE", "--kill-on-invalid-dep=yes",
+                    jobs.arrayScript.path,
+                ],
+                ["--parsable", "--dependency=afterany:SHARDS", jobs.mergeScript.path],
+            ].map { (["sbatch"] + $0).map(SlurmJobs.quoted).joined(separator: " ") }
             if dryRun {
                 for (url, text) in [
                     (jobs.prepareScript, jobs.prepareScriptText()), (jobs.arrayScript, jobs.arrayScriptText()),

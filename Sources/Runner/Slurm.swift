@@ -111,11 +111,55 @@ public struct SlurmJobs: Codable, Equatable, Sendable {
     // MARK: The scripts
 
     /// Quotes a word for a POSIX shell.
-    static func quoted(_ word: String) -> String {
+    public static func quoted(_ word: String) -> String {
         if !word.isEmpty, word.allSatisfy({ $0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0) }) {
             return word
         }
         return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    /// Quotes a value for an `#SBATCH` line, which sbatch splits at spaces and whose quotes it removes (22.05
+    /// reads `"…"` and `'…'`, nothing else): in double quotes, or in single quotes when it holds a double quote.
+    /// ``checkScriptValues()`` has refused what neither can carry (a line break, a backslash, both quotes).
+    static func directiveQuoted(_ value: String) -> String {
+        value.contains("\"") ? "'\(value)'" : "\"\(value)\""
+    }
+
+    /// Escapes Slurm's filename patterns (`%j`, `%a`, `%x`, …) in a path given to `--output`: `%%` is a literal
+    /// `%`, so a folder named `run%j` is that folder, not one per job.
+    static func patternEscaped(_ path: String) -> String {
+        path.replacingOccurrences(of: "%", with: "%%")
+    }
+
+    /// Refuses a value that no batch script can carry safely, before anything is written or submitted.
+    ///
+    /// Every value goes into the scripts quoted: shell lines in single quotes (``quoted(_:)``), `#SBATCH` lines
+    /// (the logs' folder and the working directory) as ``directiveQuoted(_:)`` with `%` escaped. What quoting
+    /// cannot make safe is refused with the reason: a control character anywhere (a line break in an `#SBATCH`
+    /// line would be a shell command of its own), and in `#SBATCH` values a backslash (sbatch keeps it and
+    /// Slurm then writes the log elsewhere) or both kinds of quote (sbatch has no escape for them).
+    /// - Throws: ``SlurmError/unsafeValue(_:_:reason:)`` naming the value and what to do.
+    public func checkScriptValues() throws(SlurmError) {
+        var values = [
+            ("--gambit", gambit), ("the suite", suite), ("--output", output), ("--cache-dir", cacheFolder),
+            ("the working directory", workingDirectory),
+        ]
+        values += runArguments.map { ("the run option", $0) }
+        for (name, value) in values {
+            if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw .unsafeValue(name, value, reason: "it holds a line break or another control character")
+            }
+        }
+        for (name, value) in [("--output", output), ("the working directory", workingDirectory)] {
+            if value.contains("\\") {
+                throw .unsafeValue(name, value, reason: "it holds a backslash, which Slurm's log paths cannot carry")
+            }
+            if value.contains("'"), value.contains("\"") {
+                throw .unsafeValue(
+                    name, value, reason: "it holds both a single and a double quote, which an #SBATCH line cannot carry"
+                )
+            }
+        }
     }
 
     func header(name: String, log: String, extra: [String] = []) -> String {
@@ -125,10 +169,16 @@ public struct SlurmJobs: Codable, Equatable, Sendable {
             "#SBATCH --output=\(log)",
             // A task submitted again adds to its log: the first attempt's error stays readable.
             "#SBATCH --open-mode=append",
-            "#SBATCH --chdir=\(workingDirectory)",
+            "#SBATCH --chdir=\(Self.directiveQuoted(workingDirectory))",
         ]
         lines += (extra + sbatchOptions).map { "#SBATCH \($0)" }
         return lines.joined(separator: "\n")
+    }
+
+    /// A log path for `#SBATCH --output`: the path with its `%` escaped, then `pattern` (Slurm's own, such as
+    /// `%a` for the array task), quoted.
+    static func logDirective(_ path: String, then pattern: String = "") -> String {
+        directiveQuoted(patternEscaped(path) + pattern)
     }
 
     var runTail: String { runArguments.map { " " + Self.quoted($0) }.joined() }
@@ -136,7 +186,7 @@ public struct SlurmJobs: Codable, Equatable, Sendable {
     /// The prepare job: every variant into the shared cache.
     public func prepareScriptText() -> String {
         """
-        \(header(name: "gambit-prepare", log: prepareLog.path))
+        \(header(name: "gambit-prepare", log: Self.logDirective(prepareLog.path)))
         # Written by `gambit slurm`: prepares every variant of the suite into the cache the shards share.
         set -u
         echo "== gambit prepare: job ${SLURM_JOB_ID:-?} on $(hostname) at $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -152,7 +202,7 @@ public struct SlurmJobs: Codable, Equatable, Sendable {
     public func arrayScriptText() -> String {
         let shards = outputURL.appendingPathComponent(Self.shardsFolderName).path
         return """
-            \(header(name: "gambit-shards", log: logs.appendingPathComponent("shard-%a.log").path))
+            \(header(name: "gambit-shards", log: Self.logDirective(logs.path, then: "/shard-%a.log")))
             # Written by `gambit slurm`: task I runs shard I/\(tasks) of the suite into shards/I, with its journal there,
             # so a task submitted again (sbatch --array=I) resumes where it stopped.
             set -u
@@ -171,7 +221,7 @@ public struct SlurmJobs: Codable, Equatable, Sendable {
     /// The merge job: the reports, or which shards failed.
     public func mergeScriptText() -> String {
         """
-        \(header(name: "gambit-merge", log: mergeLog.path))
+        \(header(name: "gambit-merge", log: Self.logDirective(mergeLog.path)))
         # Written by `gambit slurm`: merges the shards into the reports, or names the shards that failed and their logs.
         set -u
         echo "== gambit merge: job ${SLURM_JOB_ID:-?} on $(hostname) at $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -313,6 +363,7 @@ public enum SlurmError: Error, CustomStringConvertible, Equatable {
     case unreadableRecord(String, reason: String)
     case sbatchFailed(command: String, status: Int32, output: String)
     case sbatchNotFound
+    case unsafeValue(String, String, reason: String)
 
     public var description: String {
         switch self {
@@ -322,6 +373,8 @@ public enum SlurmError: Error, CustomStringConvertible, Equatable {
         case .unreadableRecord(let path, let reason): "\(path): unreadable: \(reason)"
         case .sbatchFailed(let command, let status, let output):
             "\(command) failed with status \(status): \(output.trimmingCharacters(in: .whitespacesAndNewlines))"
+        case .unsafeValue(let name, let value, let reason):
+            "\(name) \(value.debugDescription) cannot go into a batch script: \(reason); use one without it"
         case .sbatchNotFound:
             "sbatch not found on PATH: run this on a Slurm login node (--dry-run prints the batch scripts anywhere)"
         }

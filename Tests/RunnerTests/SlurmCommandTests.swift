@@ -70,6 +70,68 @@ struct SlurmCommandTests {
         #expect(!FileManager.default.fileExists(atPath: path("out")))
     }
 
+    @Test(
+        "A hostile output folder goes into the scripts quoted, with Slurm's % escaped, or is refused with why",
+        arguments: [
+            "out dir", "run%j %a", "it's", #"say "hi""#, "$(touch m1)", "`touch m2`", ";touch m3 #x", "ü ñ 漢",
+        ])
+    func hostileOutputQuoted(name: String) throws {
+        let suite = try suite()
+        let output = path(name)
+        let (status, text) = try TestSupport.gambit([
+            "slurm", suite, "--tasks", "2", "--output", output, "--dry-run",
+        ])
+        #expect(status == 0, "\(text)")
+        let escaped = output.replacingOccurrences(of: "%", with: "%%")
+        let quote = output.contains("\"") ? "'" : "\""
+        #expect(text.contains("#SBATCH --output=\(quote)\(escaped)/slurm/logs/prepare.log\(quote)\n"), "\(text)")
+        #expect(text.contains("#SBATCH --output=\(quote)\(escaped)/slurm/logs/shard-%a.log\(quote)\n"), "\(text)")
+        #expect(text.contains("#SBATCH --output=\(quote)\(escaped)/slurm/logs/merge.log\(quote)\n"), "\(text)")
+        #expect(text.contains("slurm merge \(SlurmJobs.quoted(output))\n"), "\(text)")
+        // Each script's #SBATCH block is its first lines; bash reads every other line.
+        for script in text.components(separatedBy: "#!/bin/bash\n").dropFirst() {
+            let directives = script.split(separator: "\n").prefix { $0.hasPrefix("#SBATCH ") }
+            #expect(directives.count == 4, "\(script)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test(
+        "A line break, a backslash, or both quotes in --output are refused with the reason",
+        arguments: [
+            ("out\ntouch m1", "--output", "line break"), ("out\rx", "--output", "line break"),
+            ("a\tb", "--output", "control character"), (#"a\b"#, "--output", "backslash"),
+            (#"a'b"c"#, "--output", "both a single and a double quote"),
+        ])
+    func hostileOutputRefused(name: String, option: String, reason: String) throws {
+        let suite = try suite()
+        let (status, text) = try TestSupport.gambit([
+            "slurm", suite, "--tasks", "2", "--output", path(name), "--dry-run",
+        ])
+        #expect(status == 2, "\(text)")
+        #expect(text.contains("\(option) \(path(name).debugDescription) cannot go into a batch script"), "\(text)")
+        #expect(text.contains(reason), "\(text)")
+        #expect(!text.contains("#!/bin/bash"), "\(text)")
+    }
+
+    @Test("A line break in a run option or in the working directory is refused")
+    func hostileOptionAndDirectoryRefused() throws {
+        let suite = try suite()
+        // A run option is quoted for the shell, but a line break in one is refused too.
+        let (optionStatus, optionText) = try TestSupport.gambit([
+            "slurm", suite, "--tasks", "2", "--output", path("out"), "--dry-run", "--", "--split", "dev\nrm -rf x",
+        ])
+        #expect(optionStatus == 2, "\(optionText)")
+        #expect(optionText.contains("the run option \"dev\\nrm -rf x\" cannot go into a batch script"), "\(optionText)")
+        // So is a working directory that holds one.
+        let odd = folder.appendingPathComponent("work\ndir")
+        try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: true)
+        let (cwdStatus, cwdText) = try TestSupport.gambit(
+            ["slurm", suite, "--tasks", "2", "--output", path("out"), "--dry-run"], in: odd)
+        #expect(cwdStatus == 2, "\(cwdText)")
+        #expect(cwdText.contains("the working directory"), "\(cwdText)")
+    }
+
     /// The output folder as the jobs leave it: the record, each shard's results (from the fixture, cut into
     /// `tasks` shards) and exit status, and a log per shard.
     func layout(tasks: Int, statuses: [Int: String], withResults: Set<Int>) throws -> SlurmJobs {

@@ -89,16 +89,65 @@ struct SlurmClusterTests {
     }
 }
 
+extension SlurmClusterTests {
+    @Test(
+        "A hostile --output (%, space, quote, command substitution) runs only gambit; a line break is refused",
+        .enabled(if: available || required, "needs root, slurm-wlm and munge (scripts/install-deps.sh)"),
+        .timeLimit(.minutes(10)))
+    func hostileOutput() throws {
+        let suite = try MiniSuite()
+        let cluster = try LocalSlurm(state: suite.folder.appendingPathComponent("slurm-state"), portOffset: 2)
+        defer { cluster.stop() }
+        // Each payload would create a file named m1…m4 in the job's working directory if a shell ran it.
+        let markers = ["m1", "m2", "m3", "m4"]
+        func markersFound() -> [String] {
+            let all = FileManager.default.enumerator(atPath: suite.folder.path).map { Array($0) } ?? []
+            return all.compactMap { $0 as? String }.filter { markers.contains(($0 as NSString).lastPathComponent) }
+        }
+
+        // A line break: refused before any script is written or job submitted.
+        let broken = suite.folder.appendingPathComponent("out\ntouch m4")
+        let refused = try TestSupport.gambit(
+            ["slurm", suite.suiteFile.path, "--tasks", "1", "--output", broken.path], in: suite.folder,
+            environment: cluster.environment)
+        #expect(refused.status == 2, "\(refused.output)")
+        #expect(refused.output.contains("line break"), "\(refused.output)")
+        #expect(!FileManager.default.fileExists(atPath: broken.path))
+        #expect(try cluster.run("squeue", ["-h", "-o", "%i"]).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+
+        // %, spaces, a quote and three kinds of shell payload: the jobs run gambit alone, into that very folder.
+        let hostile = suite.folder.appendingPathComponent("run %j %a it's $(touch m1) `touch m2` ;touch m3 #x")
+        let submitted = try TestSupport.gambit(
+            ["slurm", suite.suiteFile.path, "--tasks", "1", "--output", hostile.path], in: suite.folder,
+            environment: cluster.environment)
+        #expect(submitted.status == 0, "\(submitted.output)")
+        let jobs = try SlurmJobs.load(output: hostile)
+        let ids = try #require(jobs.submissions.last, "\(submitted.output)")
+        try cluster.waitForJobs([ids.prepare, ids.array, ids.merge])
+        let mergeLog = (try? String(contentsOf: jobs.mergeLog, encoding: .utf8)) ?? "(no merge log)"
+        // Slurm wrote each log where the scripts said, not into a folder its patterns made up.
+        for log in [jobs.prepareLog, jobs.taskLog(0), jobs.mergeLog] {
+            #expect(FileManager.default.fileExists(atPath: log.path), "\(log.path)")
+        }
+        #expect(
+            FileManager.default.fileExists(atPath: hostile.appendingPathComponent("report.html").path), "\(mergeLog)")
+        let merged = try RunResults.load(from: Runner.resultsFile(in: hostile))
+        #expect(merged.run.partial == nil, "\(mergeLog)")
+        #expect(markersFound().isEmpty, "a payload ran: \(markersFound())")
+    }
+}
+
 /// A single-node Slurm in a folder of the test's, through `scripts/slurm/local-cluster.sh`.
 struct LocalSlurm {
     let state: URL
     let environment: [String: String]
     static let script = TestSupport.packageRoot.appendingPathComponent("scripts/slurm/local-cluster.sh")
 
-    init(state: URL) throws {
+    /// - Parameter portOffset: Added to the ports, so that two tests in one process never share them.
+    init(state: URL, portOffset: Int = 0) throws {
         self.state = state
         // Ports of this test process's own, so that a Slurm already on the machine is not disturbed.
-        let base = 20_000 + Int(getpid() % 10_000) * 2
+        let base = 20_000 + Int(getpid() % 5_000) * 4 + portOffset
         var environment = ProcessInfo.processInfo.environment
         environment["SLURM_CONTROLLER_PORT"] = String(base)
         environment["SLURM_NODE_PORT"] = String(base + 1)

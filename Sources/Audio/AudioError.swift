@@ -19,13 +19,20 @@ public enum AudioError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidRawFormat(path: String, detail: String)
     /// Reading or resampling failed part way.
     case readFailed(path: String, detail: String)
+    /// A raw format was declared for a file whose header libsndfile reads (`header`: its container and layout):
+    /// the header would be decoded as samples.
+    case headerNotRaw(path: String, header: String)
+    /// The channels cancel out when mixed to mono (one is the other inverted): the mix is near silence, which the
+    /// recognizer would read as a confident word.
+    case channelsCancel(path: String, detail: String)
 
     /// The file the error is about.
     public var path: String {
         switch self {
         case .missing(let path), .isFolder(let path), .empty(let path): path
         case .truncated(let path, _), .notAudio(let path, _), .unsupportedEncoding(let path, _),
-            .invalidRawFormat(let path, _), .readFailed(let path, _):
+            .invalidRawFormat(let path, _), .readFailed(let path, _), .headerNotRaw(let path, _),
+            .channelsCancel(let path, _):
             path
         }
     }
@@ -49,6 +56,12 @@ public enum AudioError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path): invalid raw audio format (\(detail))"
         case .readFailed(let path, let detail):
             "\(path): reading audio failed (\(detail))"
+        case .headerNotRaw(let path, let header):
+            "\(path): the file has a header (\(header)), which a declared raw format would decode as samples; "
+                + "leave out --raw to read it by its header"
+        case .channelsCancel(let path, let detail):
+            "\(path): the channels cancel out when mixed to mono (\(detail)); "
+                + "decode one channel, e.g. sox \(path) mono.wav remix 1"
         }
     }
 }

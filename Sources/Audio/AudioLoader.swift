@@ -45,7 +45,8 @@ public struct AudioLoader: Sendable {
     ///   - raw: The layout of a headerless file; nil to read the file's own header.
     /// - Returns: The samples, mixed down and resampled as needed.
     /// - Throws: ``AudioError`` naming the file when it is missing, empty, truncated, not audio or in
-    ///   an encoding that cannot be decoded.
+    ///   an encoding that cannot be decoded, when `raw` is given for a file with a header, and when its channels
+    ///   cancel out in the mix.
     public func load(_ url: URL, raw: RawAudioFormat? = nil) throws(AudioError) -> AudioClip {
         let path = url.path
         var isDirectory: ObjCBool = false
@@ -58,6 +59,7 @@ public struct AudioLoader: Sendable {
 
         var info = SF_INFO()
         if let raw {
+            if let header = Self.readableHeader(path) { throw .headerNotRaw(path: path, header: header) }
             info.samplerate = Int32(raw.sampleRate)
             info.channels = Int32(raw.channels)
             info.format = Int32(SF_FORMAT_RAW) | Self.sndfileSubtype(raw.encoding)
@@ -68,7 +70,7 @@ public struct AudioLoader: Sendable {
         guard let file = sf_open(path, Int32(SFM_READ), &info) else {
             let code = Int(sf_error(nil))
             let message = String(cString: sf_strerror(nil))
-            if code == Int(SF_ERR_UNSUPPORTED_ENCODING) || Self.hasSoundContainerMagic(path) {
+            if code == Int(SF_ERR_UNSUPPORTED_ENCODING) || Self.soundContainer(path) != nil {
                 // The container is one libsndfile knows, so what it cannot decode is the content.
                 throw .unsupportedEncoding(path: path, detail: message)
             }
@@ -108,10 +110,20 @@ public struct AudioLoader: Sendable {
             mono = Array(interleaved[0..<frames])
         } else {
             let scale = 1 / Float(channels)
+            var channelEnergy = 0.0
+            var mixEnergy = 0.0
             for frame in 0..<frames {
                 var sum: Float = 0
-                for channel in 0..<channels { sum += interleaved[frame * channels + channel] }
+                for channel in 0..<channels {
+                    let value = interleaved[frame * channels + channel]
+                    sum += value
+                    channelEnergy += Double(value * value)
+                }
                 mono[frame] = sum * scale
+                mixEnergy += Double(mono[frame] * mono[frame])
+            }
+            if let detail = Self.cancellation(mix: mixEnergy, channels: channelEnergy / Double(channels)) {
+                throw .channelsCancel(path: path, detail: detail)
             }
         }
         let resampled = try resample(mono, from: rate, path: path)
@@ -188,13 +200,43 @@ public struct AudioLoader: Sendable {
         return value == 0xFFFF_FFFF || value == 0x7FFF_F000
     }
 
-    /// True when the file starts like a sound container (RIFF/RF64 WAV, AIFF, FLAC, Ogg, AU, CAF, NIST).
-    private static func hasSoundContainerMagic(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    /// How far below its channels' mean energy a mix may fall before the channels are said to cancel: 30 dB.
+    /// Unrelated channels lose 3 dB in the mix, and so does a silent channel beside a live one; channels that lose
+    /// more are close to each other's negative (a polarity fault in wiring or export), and their mix is near
+    /// silence, which the recognizer reads as a confident word.
+    static let cancellingLoss = 1e-3
+
+    /// Why a mix of energy `mix` from channels of mean energy `channels` is no recording of them; nil when it is
+    /// (silent channels mix to the silence they hold).
+    private static func cancellation(mix: Double, channels: Double) -> String? {
+        guard channels > 0, mix < channels * cancellingLoss else { return nil }
+        guard mix > 0 else { return "the mix is silent; is one channel the other inverted?" }
+        let loss = 10 * log10(channels / mix)
+        return String(format: "the mix is %.0f dB below the channels; is one channel the other inverted?", loss)
+    }
+
+    /// The container a file's header declares and its layout (`WAV, 16000 Hz, 1 channel`) when the file starts like
+    /// a sound container and libsndfile reads it so; nil for headerless data, even data whose first bytes happen
+    /// to spell a container's magic number.
+    private static func readableHeader(_ path: String) -> String? {
+        guard let container = soundContainer(path) else { return nil }
+        var info = SF_INFO()
+        guard let file = sf_open(path, Int32(SFM_READ), &info) else { return nil }
+        sf_close(file)
+        return "\(container), \(info.samplerate) Hz, \(info.channels) channel" + (info.channels == 1 ? "" : "s")
+    }
+
+    /// The container the file starts like (RIFF/RF64 WAV, AIFF, FLAC, Ogg, AU, CAF, NIST), by its magic number.
+    private static func soundContainer(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         let head = handle.readData(ofLength: 4)
         let magic = String(decoding: head, as: UTF8.self)
-        return ["RIFF", "RIFX", "RF64", "FORM", "fLaC", "OggS", ".snd", "caff", "NIST"].contains(magic)
+        let containers = [
+            "RIFF": "WAV", "RIFX": "WAV", "RF64": "WAV", "FORM": "AIFF", "fLaC": "FLAC", "OggS": "Ogg", ".snd": "AU",
+            "caff": "CAF", "NIST": "NIST SPHERE",
+        ]
+        return containers[magic]
     }
 
     private static func sndfileSubtype(_ encoding: RawAudioFormat.Encoding) -> Int32 {

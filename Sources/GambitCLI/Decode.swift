@@ -31,7 +31,7 @@ struct Decode: ParsableCommand {
     @Option(help: "Training data to customize recognition with (prepared and cached on first use).")
     var training: String?
 
-    @Option(parsing: .unconditional, help: "Weight of the custom language model, 0…1.")
+    @Option(parsing: .unconditional, help: "Weight of the custom language model, 0…1 (0: the base model alone).")
     var weight = 0.5
 
     @Option(
@@ -117,6 +117,10 @@ enum DecodeOutput {
         }
         for alternative in result.transcriptions.dropFirst() {
             lines.append("  alt: \(alternative.formattedString)")
+        }
+        // What the JSON's `customization` says; --allow-server is how a request of `gambit decode` leaves it unused.
+        if case .ignored(let reason) = result.customization {
+            lines.append("  customization ignored: \(reason); leave out --allow-server to decode with --training")
         }
         return lines.joined(separator: "\n")
     }

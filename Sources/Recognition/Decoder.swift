@@ -160,7 +160,7 @@ final class Decoder {
             let set = try NGramModel.interpolating(
                 base: base, custom: customModel, weight: custom.weight, configuration: engine.configuration)
             try engine.setLanguageModel(set, named: "custom")
-            try engine.activateSearch(named: "custom")
+            try engine.activateSearch(named: search(for: custom, weight: custom.weight))
             return set
         } catch {
             throw .customModelInvalid(path: path, reason: error.description)
@@ -174,16 +174,20 @@ final class Decoder {
     func decode(_ samples: [Int16], customWeight weight: Double) throws(RecognitionError) -> (
         hypothesis: String, lattice: Lattice?
     ) {
-        guard let ownSet, let own = custom?.weight else {
+        guard let ownSet, let custom else {
             throw .customModelInvalid(
                 path: custom?.languageModel.path ?? "-", reason: "only a set mix's weight can change")
         }
         do {
             try ownSet.reweight(custom: weight)
+            try engine.activateSearch(named: Self.search(for: custom, weight: weight))
         } catch {
             throw .decodeFailed(error)
         }
-        defer { try? ownSet.reweight(custom: own) }
+        defer {
+            try? ownSet.reweight(custom: custom.weight)
+            try? activateOwnSearch()
+        }
         let decoded = try decode(samples, alternatives: 0)
         return (decoded.hypothesis, engine.lattice())
     }
@@ -191,10 +195,23 @@ final class Decoder {
     /// Makes the decoder's own model its search again, after a grammar or a rescoring model was made active.
     func activateOwnSearch() throws(RecognitionError) {
         do {
-            try engine.activateSearch(named: custom?.grammar != nil ? "grammar" : ownSet == nil ? "_default" : "custom")
+            try engine.activateSearch(named: Self.search(for: custom, weight: custom?.weight ?? 0))
         } catch {
             throw .decodeFailed(error)
         }
+    }
+
+    /// The search that decodes with `custom` at `weight`: its grammar, the set of the base and custom models, or the
+    /// base model alone (no customization, a merged model, which is its own base model, or a set at weight 0).
+    ///
+    /// Weight 0 is the base model alone, as rescoring and diagnosis take it: the engine's set never scores a weight
+    /// of exactly 0 (it keeps the custom side at 10⁻⁶, and adds that after the language weight, where it still
+    /// outweighs the base model's rare words), so a set at 0 decoded much as one at 0.5. The vocabulary stays in the
+    /// dictionary; the base model's search does not reach words its model lacks.
+    private static func search(for custom: LanguageModelConfiguration?, weight: Double) -> String {
+        guard let custom else { return "_default" }
+        if custom.grammar != nil { return "grammar" }
+        return custom.containsBaseModel || weight == 0 ? "_default" : "custom"
     }
 
     /// Decodes one whole utterance, independent of anything decoded before.
@@ -277,10 +294,12 @@ final class Decoder {
     }
 
     /// The model lattices are scored with for a model and weight (see ``rescore(_:customModel:weight:containsBaseModel:)``),
-    /// installed once per decoder.
-    private func scorer(customModel: URL?, weight: Double, containsBaseModel: Bool) throws(RecognitionError)
+    /// installed once per decoder. A set at weight 0 is the base model alone, as its decode is
+    /// (``search(for:weight:)``).
+    private func scorer(customModel requested: URL?, weight: Double, containsBaseModel: Bool) throws(RecognitionError)
         -> NGramModel
     {
+        let customModel = containsBaseModel || weight > 0 ? requested : nil
         let configuration = engine.configuration
         // The decoder's own search may be a merged model: read the models to score with from files, once per
         // decoder (a sweep or a diagnosis rescores at many weights; each set holds its own references).

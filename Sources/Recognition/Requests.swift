@@ -12,7 +12,8 @@ public struct LanguageModelConfiguration: Sendable, Hashable, Codable {
     public var languageModel: URL
     /// Dictionary entries for the words the custom model adds (CMU format, one pronunciation a line).
     public var vocabulary: URL
-    /// The custom model's interpolation weight, in [0, 1] (for a merged model, the weight it was built with).
+    /// The custom model's interpolation weight, in [0, 1] (for a merged model, the weight it was built with). At 0
+    /// the recognizer decodes with the base model alone (its vocabulary's words are then out of reach).
     public var weight: Double
     /// The locale the model was prepared for; checked against the recognizer's.
     public var locale: String?

@@ -53,6 +53,38 @@ struct AudioLoaderTests {
         #expect(dot / (a2.squareRoot() * b2.squareRoot()) > 0.99)
     }
 
+    @Test("Channels that cancel out in the mix are an error naming the file, not near silence to decode")
+    func cancellingChannels() throws {
+        let folder = try TestSupport.temporaryDirectory("cancel")
+        let inverted = folder.appendingPathComponent("inverted.wav")
+        let stereo = folder.appendingPathComponent("stereo.wav")
+        try TestSupport.run("sox", ["-R", speech.path, inverted.path, "vol", "-1"])
+        try TestSupport.run("sox", ["-R", "-M", speech.path, inverted.path, stereo.path])
+        let error = try #require(throws: AudioError.self) { try loader.load(stereo) }
+        guard case .channelsCancel(let path, let detail) = error else {
+            Issue.record("expected .channelsCancel, got \(error)")
+            return
+        }
+        #expect(path == stereo.path && detail.contains("inverted"), "\(error)")
+        #expect(error.description.contains("remix 1"), "\(error)")
+        // A silent channel beside the speech is a recording: its mix is the speech, 6 dB down.
+        let oneSided = folder.appendingPathComponent("one-sided.wav")
+        try TestSupport.run("sox", ["-R", "-M", speech.path, "-v", "0", speech.path, oneSided.path])
+        #expect(try loader.load(oneSided).sourceChannels == 2)
+    }
+
+    @Test("A raw format declared for a file with a header is refused, naming the file", arguments: ["wav", "flac"])
+    func rawFormatOnHeader(format: String) throws {
+        let folder = try TestSupport.temporaryDirectory("raw-header")
+        let url = folder.appendingPathComponent("speech.\(format)")
+        try TestSupport.run("sox", ["-R", speech.path, url.path])
+        let error = try #require(throws: AudioError.self) {
+            try loader.load(url, raw: RawAudioFormat("s16le:16000:1"))
+        }
+        #expect(error == .headerNotRaw(path: url.path, header: "\(format.uppercased()), 16000 Hz, 1 channel"))
+        #expect(error.description.contains("leave out --raw"), "\(error)")
+    }
+
     @Test("FLAC and Ogg Vorbis are read", arguments: ["flac", "ogg"])
     func compressed(format: String) throws {
         let folder = try TestSupport.temporaryDirectory(format)

@@ -37,6 +37,8 @@ struct RescoringTests {
         // be expected to undo the bias; it must still yield a path for every utterance.
         let baseOnly = try rescorer.rescore(customModel: nil, weight: 0)
         #expect(baseOnly.count == 3 && baseOnly.allSatisfy { !$0.isEmpty })
+        // Weight 0 is the base model alone, as a decode at 0 is, not the engine's set at its smallest weight.
+        #expect(try rescorer.rescore(customModel: artifact.languageModel, weight: 0) == baseOnly)
     }
 
     @Test("A set reweighted in place rescores as a set made at that weight")

@@ -11,7 +11,7 @@ import Testing
 struct SeedExampleTests {
     static let voices = ["awb", "kal16", "rms", "slt"]
 
-    func decode(_ text: String, voice: String, customized: Bool) throws -> String {
+    func decode(_ text: String, voice: String, customized: Bool, weight: Double = 0.5) throws -> String {
         let folder = try TestSupport.temporaryDirectory("seed")
         let audio = folder.appendingPathComponent("utterance.wav")
         try TestSupport.synthesize(text, voice: voice, to: audio)
@@ -22,7 +22,7 @@ struct SeedExampleTests {
             let artifact = try toolchain.compiler.prepare(
                 seedChessData(), output: folder.appendingPathComponent("model")
             ).artifact
-            options.customizedLanguageModel = Toolchain.configuration(artifact, weight: 0.5)
+            options.customizedLanguageModel = Toolchain.configuration(artifact, weight: weight)
         }
         return try recognizer.recognize(URLRecognitionRequest(url: audio, options: options))
             .bestTranscription.formattedString
@@ -34,6 +34,15 @@ struct SeedExampleTests {
     func openings(text: String, voice: String) throws {
         #expect(try decode(text, voice: voice, customized: false) != text)
         #expect(try decode(text, voice: voice, customized: true) == text)
+    }
+
+    /// The engine's set never scores a weight of exactly 0: it keeps the custom side at 10⁻⁶, after the language
+    /// weight, where it still outweighs the base model's rare words, and "0" recognised the openings as 0.5 does.
+    @Test("Weight 0 decodes with the base model alone", arguments: voices)
+    func weightZero(voice: String) throws {
+        let text = "play the albin counter gambit"
+        let base = try decode(text, voice: voice, customized: false)
+        #expect(try decode(text, voice: voice, customized: true, weight: 0) == base)
     }
 
     /// "albin" is boosted only as part of the compound "albin counter" (see `Compounds`), so its boost

@@ -134,4 +134,41 @@ struct BadInputTests {
         #expect(output.contains("\(folder.path): a folder, not an audio file"), "\(output)")
         #expect(!output.contains("no such audio file"), "\(output)")
     }
+
+    @Test("Decoding a WAV as --raw, or a stereo file whose channels cancel, names the file instead of decoding it")
+    func decodeMisreadAudio() throws {
+        let speech = TestSupport.cards[0]
+        let raw = try TestSupport.gambit(["decode", "--alternatives", "0", "--raw", "s16le:16000:1", speech.path])
+        #expect(raw.status != 0)
+        #expect(
+            raw.output.contains("\(speech.path): the file has a header (WAV, 16000 Hz, 1 channel)"), "\(raw.output)")
+
+        let folder = try TestSupport.temporaryDirectory("decode-cancel")
+        let inverted = folder.appendingPathComponent("inverted.wav")
+        let stereo = folder.appendingPathComponent("stereo.wav")
+        try TestSupport.run("sox", ["-R", speech.path, inverted.path, "vol", "-1"])
+        try TestSupport.run("sox", ["-R", "-M", speech.path, inverted.path, stereo.path])
+        let mixed = try TestSupport.gambit(["decode", "--alternatives", "0", stereo.path])
+        #expect(mixed.status != 0)
+        #expect(
+            mixed.output.contains("\(stereo.path): the channels cancel out when mixed to mono"), "\(mixed.output)")
+    }
+
+    @Test("decode --allow-server says in text, as its JSON does, that the training data was not used")
+    func decodeIgnoredCustomization() throws {
+        let folder = try TestSupport.temporaryDirectory("decode-ignored")
+        let training = folder.appendingPathComponent("cards.yaml")
+        try "locale: en-US\nidentifier: t\nversion: \"1\"\nphrases:\n  - {phrase: ten of clubs, count: 10}\n"
+            .write(to: training, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["GAMBIT_CACHE"] = folder.appendingPathComponent("cache").path
+        let arguments = [
+            "decode", "--allow-server", "--training", training.path, "--alternatives", "0", TestSupport.cards[0].path,
+        ]
+        let ignored = try TestSupport.gambit(arguments, environment: environment)
+        #expect(ignored.status == 0, "\(ignored.output)")
+        #expect(ignored.output.contains("customization ignored: request not forced on-device"), "\(ignored.output)")
+        let applied = try TestSupport.gambit(arguments.filter { $0 != "--allow-server" }, environment: environment)
+        #expect(applied.status == 0 && !applied.output.contains("customization ignored"), "\(applied.output)")
+    }
 }

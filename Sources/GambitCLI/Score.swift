@@ -15,6 +15,17 @@ struct Score: ParsableCommand {
     @Option(help: "Hypothesis transcripts.")
     var hyp: String
 
+    @Option(
+        help: """
+            The reference's format. Without it, the file's extension names it or, for any other name, the \
+            one format all its lines read as, said on standard error; a file whose lines are not all in one \
+            format is refused, naming the line.
+            """)
+    var refFormat: TranscriptFormat?
+
+    @Option(help: "The hypothesis's format, as for --ref-format.")
+    var hypFormat: TranscriptFormat?
+
     @Option(help: "Alignment: sclite (costs 0/3/3/4, matches NIST sclite) or minimal (unit-cost edit distance).")
     var mode: String = "sclite"
 
@@ -64,11 +75,14 @@ struct Score: ParsableCommand {
         let list = { (text: String?) in
             text?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
         }
+        let referenceFormat = try refFormat ?? Self.format(of: ref, option: "--ref-format")
+        let hypothesisFormat = try hypFormat ?? Self.format(of: hyp, option: "--hyp-format")
         let report = try Scorer.score(
             reference: URL(fileURLWithPath: ref), hypothesis: URL(fileURLWithPath: hyp),
             options: ScoringOptions(
                 mode: alignment, normalizer: normalizer, boostedWords: list(boosted), terms: list(terms),
-                missingHypothesis: strict ? .error : missing, breakdownField: by))
+                missingHypothesis: strict ? .error : missing, referenceFormat: referenceFormat,
+                hypothesisFormat: hypothesisFormat, breakdownField: by))
         if json {
             // Straight to standard output: a 100,000-utterance report is tens of megabytes.
             FileHandle.standardOutput.write(try report.jsonData() + Data("\n".utf8))
@@ -76,7 +90,21 @@ struct Score: ParsableCommand {
             print(report.text)
         }
     }
+
+    /// The format of a file given without one; said on standard error when it was guessed from the file's lines.
+    static func format(of path: String, option: String) throws -> TranscriptFormat {
+        let (format, fromContent) = try TranscriptIO.format(of: URL(fileURLWithPath: path))
+        if fromContent {
+            let note =
+                "note: \(path): read as \(format.name), the one format all its lines are in (\(option) names "
+                + "another)\n"
+            FileHandle.standardError.write(Data(note.utf8))
+        }
+        return format
+    }
 }
+
+extension TranscriptFormat: ExpressibleByArgument {}
 
 extension MissingHypothesisPolicy: ExpressibleByArgument {
     public init?(argument: String) {

@@ -48,6 +48,55 @@ struct BadInputTests {
         #expect(strict.output.contains("2 of 3 reference utterances have no hypothesis (u2, u3)"), "\(strict.output)")
     }
 
+    @Test("Score guesses a file's format only when all its lines agree, says which it took, and takes --ref-format")
+    func scoreFormats() throws {
+        // Kaldi text whose words are digits: line 1 reads as ctm and stm too, line 2 as Kaldi text only.
+        let text = try file("text", "utt1 4 2 0 7 1\nutt2 nine one one\n")
+        let guessed = try TestSupport.gambit(["score", "--ref", text.path, "--hyp", text.path])
+        #expect(guessed.status == 0, "\(guessed.output)")
+        #expect(guessed.output.contains("note: \(text.path): read as Kaldi text"), "\(guessed.output)")
+        #expect(guessed.output.contains("|      2 |       8 |       8 |"), "\(guessed.output)")
+
+        // Every line reads as ctm, stm and Kaldi text: refused until named, and named, no guess is told.
+        let digits = try file("digits", "u1 1 2 3 4\nu2 5 6 7 8\n")
+        let refused = try TestSupport.gambit(["score", "--ref", digits.path, "--hyp", text.path])
+        #expect(refused.status == 2, "\(refused.output)")
+        #expect(refused.output.contains("every line reads as ctm, stm and Kaldi text alike"), "\(refused.output)")
+        let named = try TestSupport.gambit(
+            ["score", "--ref", digits.path, "--hyp", digits.path, "--ref-format", "kaldi", "--hyp-format", "kaldi"])
+        #expect(named.status == 0, "\(named.output)")
+        #expect(!named.output.contains("note:"), "\(named.output)")
+        #expect(named.output.contains("|      2 |       8 |       8 |"), "\(named.output)")
+        let unknown = try TestSupport.gambit(["score", "--ref", digits.path, "--hyp", text.path, "--ref-format", "sph"])
+        #expect(unknown.status != 0 && unknown.output.contains("biasing-tsv"), "\(unknown.output)")
+
+        // A biasing list whose third column on line 1 is not a list is read as one, and its reader names the column.
+        let lists = try file(
+            "refs.tsv", "u1\tplay the albin gambit\talbin\t[\"albin\"]\nu2\tcall maria\t[\"maria\"]\t[\"maria\"]\n")
+        let list = try TestSupport.gambit(["score", "--ref", lists.path, "--hyp", text.path])
+        #expect(list.status == 2, "\(list.output)")
+        #expect(list.output.contains("\(lists.path):1: utterance 'u1': column 3"), "\(list.output)")
+
+        // A file in two formats is refused, naming the line.
+        let mixed = try file("mixed.txt", "play the albin counter gambit (u1)\ncall maeve (u2)\nu3 take two tablets\n")
+        let refusedMixed = try TestSupport.gambit(["score", "--ref", mixed.path, "--hyp", text.path])
+        #expect(refusedMixed.status == 2, "\(refusedMixed.output)")
+        #expect(
+            refusedMixed.output.contains("\(mixed.path):3: this line is not trn, as 2 of the file's 3 lines are"),
+            "\(refusedMixed.output)")
+
+        // A manifest's boosted lists are each utterance's own.
+        let manifest = try file(
+            "manifest.jsonl",
+            #"{"id": "u1", "audio": "u1.wav", "text": "play the albin gambit", "boosted": ["albin", "winawer"]}"#
+                + "\n" + #"{"id": "u2", "audio": "u2.wav", "text": "call maria now", "boosted": ["maria"]}"# + "\n")
+        let hypotheses = try file("hyps", "u1 play the album gambit\nu2 call maria albin now\n")
+        let scored = try TestSupport.gambit(["score", "--ref", manifest.path, "--hyp", hypotheses.path])
+        #expect(scored.status == 0, "\(scored.output)")
+        #expect(scored.output.contains("B-WER  50.00% (1/2)   U-WER  20.00% (1/5)"), "\(scored.output)")
+        #expect(scored.output.contains("Biasing lists: 2 utterances, 3 entries"), "\(scored.output)")
+    }
+
     @Test("An output path that is a file, or a folder that cannot be written, is named with what is wrong")
     func unusableOutput() throws {
         let folder = try TestSupport.temporaryDirectory("output")

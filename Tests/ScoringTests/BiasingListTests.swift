@@ -67,6 +67,82 @@ struct BiasingListTests {
         #expect(report.text.contains("Biasing lists: 4 utterances, 6 entries (mean 1.5, largest 3)"))
     }
 
+    /// The lists of ``references`` as a Gambit manifest carries them: only the whole list given to the recognizer.
+    static let manifest = """
+        {"id": "u1", "audio": "u1.wav", "text": "play the albin counter gambit", "boosted": ["albin", "gambit", \
+        "winawer"]}
+        {"id": "u2", "audio": "u2.wav", "text": "call maria now", "boosted": ["maria", "albin"]}
+        {"id": "u3", "audio": "u3.wav", "text": "good morning", "boosted": ["winawer"]}
+        {"id": "u4", "audio": "u4.wav", "text": "see you later", "boosted": []}
+
+        """
+
+    @Test("A manifest's boosted lists are scored per utterance, as the biasing-list file with the same lists is")
+    func manifestLists() throws {
+        // A list's biased words are its words that the utterance's reference holds, as a run counts them.
+        let hypothesis = try write(Self.hypotheses, "hyps.txt")
+        let report = try Scorer.score(reference: try write(Self.manifest, "manifest.jsonl"), hypothesis: hypothesis)
+        let published = try Scorer.score(reference: try write(Self.references, "refs.tsv"), hypothesis: hypothesis)
+        #expect(report.totals == published.totals)
+        #expect(report.boosted == published.boosted)
+        #expect(report.biasingLists == published.biasingLists)
+        #expect(report.text.contains("B-WER  33.33% (1/3)   U-WER  50.00% (5/10)"))
+        #expect(report.text.contains("Biasing lists: 4 utterances, 6 entries (mean 1.5, largest 3)"))
+        // A manifest without lists is scored as before: no B-WER without boosted words.
+        let plain = Self.manifest.replacingOccurrences(
+            of: #", "boosted": \[[^\]]*\]"#, with: "", options: .regularExpression)
+        let unlisted = try Scorer.score(reference: try write(plain, "plain.jsonl"), hypothesis: hypothesis)
+        #expect(unlisted.boosted == nil && unlisted.biasingLists == nil)
+        #expect(unlisted.totals == published.totals)
+    }
+
+    @Test(
+        "A manifest list's entries count as a run counts them: normalized into words, each word once",
+        arguments: [
+            (#"["Counter Gambit", "gambit", "ALBIN"]"#, 3, 3, 0),
+            (#"["albin", "Albin", "winawer", "najdorf"]"#, 3, 1, 2),
+            (#"[]"#, 0, 0, 0),
+        ])
+    func manifestListWords(list: String, entries: Int, biased: Int, distractors: Int) throws {
+        let line = #"{"id": "u1", "audio": "u1.wav", "text": "play the albin counter gambit", "boosted": "#
+        let report = try Scorer.score(
+            reference: try write(line + list + "}\n", "manifest.jsonl"),
+            hypothesis: try write("u1 play the album counter gambit\n", "hyps"))
+        let lists = try #require(report.biasingLists)
+        #expect(lists.listEntries == entries && lists.biasedEntries == biased)
+        #expect(lists.distractorEntries == distractors)
+        #expect(report.boosted?.boostedReferenceWords == biased)
+    }
+
+    @Test("A manifest whose lists are on some lines only, or are not lists of words, is refused naming the line")
+    func malformedManifestLists() throws {
+        let hypothesis = try write("u1 a\nu2 b\n", "hyps")
+        func failure(_ lines: String) throws -> String {
+            let reference = try write(lines, "manifest.jsonl")
+            do {
+                _ = try Scorer.score(reference: reference, hypothesis: hypothesis)
+                return "no error"
+            } catch let error as ScoringError {
+                return error.description.replacingOccurrences(of: reference.path, with: "manifest.jsonl")
+            }
+        }
+        let listed = #"{"id": "u1", "text": "a", "boosted": ["a"]}"# + "\n"
+        let unlisted = #"{"id": "u2", "text": "b"}"# + "\n"
+        #expect(try failure(listed + unlisted).contains("manifest.jsonl:2: no \"boosted\" list, while line 1 has one"))
+        #expect(try failure(unlisted + listed).contains("manifest.jsonl:1: no \"boosted\" list, while line 2 has one"))
+        #expect(
+            try failure(#"{"id": "u1", "text": "a", "boosted": "a"}"# + "\n")
+                .contains("manifest.jsonl:1: utterance 'u1': \"boosted\" is not a JSON list of strings"))
+        #expect(
+            try failure(#"{"id": "u1", "text": "a", "boosted": [1]}"# + "\n")
+                .contains("manifest.jsonl:1: utterance 'u1': \"boosted\" is not a JSON list of strings"))
+        // Boosted words for the whole file cannot also apply.
+        let reference = try write(listed, "manifest.jsonl")
+        #expect(throws: ScoringError.conflictingBiasingLists(reference: reference.path)) {
+            _ = try Scorer.score(reference: reference, hypothesis: hypothesis, boostedWords: ["a"])
+        }
+    }
+
     @Test("One boosted list for the whole file counts the same insertion as a B-WER error in every utterance")
     func wholeFileListDiffers() throws {
         let trn = """

@@ -202,6 +202,112 @@ struct InteropTests {
                 == .unreadableFile(path: missing.path, reason: "no such file"))
     }
 
+    @Test(
+        "Kaldi text whose words are digits is Kaldi text when a line is no other format",
+        arguments: [
+            // Line 1 reads as ctm and stm too (start 2, duration 0, confidence 1; begin 0, end 7).
+            "utt1 4 2 0 7 1\nutt2 nine one one\nutt3 5 5 5\n",
+            // Line 1 reads as stm too; line 2 is too short for either.
+            "u1 1 2 3 4 5 6 7\nu2 9 1 1\n",
+            // Line 2 reads as ctm too, after a line that does not.
+            "u1 call home\nu2 0 1 2 3\n",
+        ])
+    func digitKaldiText(text: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try write(text, "text", in: directory)
+        let file = try TranscriptIO.read(url)
+        #expect(file.format == .kaldi)
+        #expect(file.utterances == (try TranscriptIO.parse(text, format: .kaldi)).utterances)
+        let guess = try TranscriptIO.format(of: url)
+        #expect(guess.format == .kaldi && guess.fromContent)
+        // Scored against itself, every word is right: no line was read as a ctm word or an stm segment.
+        let report = try Scorer.score(reference: url, hypothesis: url)
+        #expect(report.totals.counts.errors == 0 && report.totals.utterances == file.utterances.count)
+    }
+
+    @Test("A file whose every line reads as several formats is refused until the format is named")
+    func ambiguousFiles() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let digits = try write("u1 1 2 3 4\nu2 5 6 7 8\n", "text", in: directory)
+        #expect(
+            scoringError { _ = try TranscriptIO.read(digits) }
+                == .ambiguousFormat(path: digits.path, formats: [.ctm, .stm, .kaldi]))
+        let pins = try write("u1 0 1 2 3\nu2 3 2 1 0\n", "pins", in: directory)
+        let error = scoringError { _ = try TranscriptIO.read(pins) }
+        #expect(error == .ambiguousFormat(path: pins.path, formats: [.ctm, .kaldi]))
+        #expect(error?.description.contains("every line reads as ctm and Kaldi text alike") == true)
+        #expect(error?.description.contains("--ref-format or --hyp-format (ctm, kaldi)") == true)
+        // Named, the format is taken as it is, for either side.
+        #expect(try TranscriptIO.read(digits, format: .kaldi).utterances.map(\.text) == ["1 2 3 4", "5 6 7 8"])
+        let report = try Scorer.score(
+            reference: digits, hypothesis: pins,
+            options: ScoringOptions(referenceFormat: .kaldi, hypothesisFormat: .kaldi))
+        #expect(report.totals.utterances == 2 && report.totals.counts.referenceWords == 8)
+    }
+
+    @Test("ctm and stm files are still told from Kaldi text: their file names repeat, Kaldi ids do not")
+    func timedFilesByContent() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ctm = try write(
+            "f1 1 0.00 0.30 the\nf1 1 0.30 0.20 cat\nf2 1 0.10 0.30 hello 0.9\n", "hyp.txt", in: directory)
+        #expect(try TranscriptIO.format(of: ctm).format == .ctm)
+        #expect(try TranscriptIO.read(ctm).utterances.map(\.text) == ["the cat", "hello"])
+        // A final "(uh)", sclite's optionally deleted word, reads as trn too; the other line does not.
+        let stm = try write(
+            "f1 1 alice 0.0 1.0 the cat\n;; comment\nf1 1 alice 1.0 2.0 sat (uh)\n", "ref.txt", in: directory)
+        #expect(try TranscriptIO.format(of: stm).format == .stm)
+        // The extension still decides where it names a format, without a guess to tell.
+        let named = try TranscriptIO.format(of: try write("u1 1 2 3 4\n", "ref.ctm", in: directory))
+        #expect(named.format == .ctm && !named.fromContent)
+    }
+
+    @Test(
+        "A file whose lines are in different formats is refused, naming the first line not in the format most are in",
+        arguments: [
+            (
+                "{\"id\": \"u1\", \"text\": \"a\"}\n{\"id\": \"u2\", \"text\": \"b\"}\nc d (u3)\n", 3,
+                TranscriptFormat.jsonl, [TranscriptFormat.trn]
+            ),
+            ("a b (u1)\n\nc d (u2)\nno id here\n", 4, .trn, [.kaldi]),
+            (
+                "u1\tplay\talbin\talbin\nu2\tcall maria\t[\"maria\"]\t[\"maria\"]\nu3\tx\t[]\t[]\n", 1, .biasingTSV,
+                [.kaldi]
+            ),
+            // A word holding a space shifts the confidence; as Kaldi text, f1 would repeat line 1's id.
+            ("f1 1 0.00 0.30 the\nf1 1 0.30 0.20 cat\nf1 1 0.50 0.40 new york\n", 3, .ctm, []),
+        ])
+    func mixedFiles(text: String, line: Int, format: TranscriptFormat, lineFormats: [TranscriptFormat]) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try write(text, "mixed.txt", in: directory)
+        let lines = text.split(separator: "\n").count
+        let expected = ScoringError.mixedFormats(
+            path: url.path, line: line, format: format, count: lines - 1, lines: lines, lineFormats: lineFormats)
+        let error = scoringError { _ = try Scorer.score(reference: url, hypothesis: url) }
+        #expect(error == expected)
+        #expect(error?.description.hasPrefix("\(url.path):\(line): this line is not \(format.name)") == true)
+        // Named, the file is read as that format, and its reader says what is wrong with the line.
+        let named = scoringError { _ = try TranscriptIO.read(url, format: format) }
+        switch named {
+        case .malformedLine(_, line, _)?, .missingUtteranceID(_, line, _)?: break
+        default:
+            Issue.record("expected the \(format.name) reader to refuse line \(line), got \(String(describing: named))")
+        }
+    }
+
+    @Test("Kaldi text with a repeated id is still refused for the id, naming both lines")
+    func repeatedKaldiID() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try write("u1 a\nu2 b\nu1 c\n", "text", in: directory)
+        #expect(
+            scoringError { _ = try TranscriptIO.read(url) }
+                == .duplicateUtteranceID(path: url.path, id: "u1", firstLine: 1, line: 3))
+    }
+
     /// How fast this is belongs to `ScoringBenchmark`; here, that a large file loads whole and in order.
     @Test func hundredThousandUtterancesLoad() throws {
         let directory = try temporaryDirectory()

@@ -6,9 +6,11 @@ struct RawRecord {
     var text: UnsafeBufferPointer<UInt8>
     var speaker: UnsafeBufferPointer<UInt8>?
     var line: Int
-    /// A biasing list's third column: the words of this utterance's reference that are biased.
+    /// A biasing list's third column: the words of this utterance's reference that are biased. `nil` with a
+    /// `biasingList` (a JSON line's `boosted`): the list's words that the reference holds.
     var biased: [String]? = nil
-    /// A biasing list's fourth column: the whole list the recognizer was given for this utterance.
+    /// A biasing list's fourth column, or a JSON line's `boosted`: the whole list the recognizer was given for
+    /// this utterance.
     var biasingList: [String]? = nil
 }
 
@@ -270,7 +272,7 @@ enum RecordScanner {
                     path: path, field: field,
                     reason: "line \(line) (utterance '\(id)') holds it as the number \(number); a breakdown groups "
                         + "by a string field such as speaker or condition")
-            case .bool?, .nested?:
+            case .bool?, .nested?, .strings?:
                 throw ScoringError.unusableBreakdownField(
                     path: path, field: field,
                     reason: "line \(line) (utterance '\(id)') holds it as a boolean or nested value; a breakdown "
@@ -286,9 +288,12 @@ enum RecordScanner {
         return labels
     }
 
+    /// JSON lines: `id`, `text`, optional `speaker` and `boosted` (the utterance's biasing list, as in a Gambit
+    /// manifest; on every line or on none, so that the file is scored by one rule).
     private static func scanJSONL(
         _ bytes: UnsafeBufferPointer<UInt8>, path: String, emit: (RawRecord) throws -> Void
     ) throws {
+        var firstLine: (number: Int, hasList: Bool)? = nil
         try forEachContentLine(bytes) { first, end, line in
             try validateUTF8(bytes, first, end, path: path, line: line) { nil }
             var parser = FlatJSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[first..<end]))
@@ -312,6 +317,15 @@ enum RecordScanner {
                     reason: "utterance '\(id)' has no \"text\" field. Add \"text\": \"...\" "
                         + "(an empty string for silence).")
             }
+            let list = try biasingList(fields["boosted"], id: id, path: path, line: line)
+            if let (number, hasList) = firstLine, hasList != (list != nil) {
+                let (with, without) = list == nil ? (number, line) : (line, number)
+                throw ScoringError.malformedLine(
+                    path: path, line: without,
+                    reason: "no \"boosted\" list, while line \(with) has one; when a reference carries per-utterance "
+                        + "biasing lists every line needs one (write [] for an utterance with none)")
+            }
+            if firstLine == nil { firstLine = (line, list != nil) }
             var idCopy = id
             var text = textValue.text ?? ""
             var speaker = fields["speaker"]?.text
@@ -319,13 +333,31 @@ enum RecordScanner {
                 try text.withUTF8 { textBuffer in
                     if speaker != nil {
                         try speaker!.withUTF8 { speakerBuffer in
-                            try emit(RawRecord(id: idBuffer, text: textBuffer, speaker: speakerBuffer, line: line))
+                            try emit(
+                                RawRecord(
+                                    id: idBuffer, text: textBuffer, speaker: speakerBuffer, line: line,
+                                    biasingList: list))
                         }
                     } else {
-                        try emit(RawRecord(id: idBuffer, text: textBuffer, speaker: nil, line: line))
+                        try emit(RawRecord(id: idBuffer, text: textBuffer, speaker: nil, line: line, biasingList: list))
                     }
                 }
             }
+        }
+    }
+
+    /// A JSON line's `boosted` value: a list of strings, or `nil` when absent or `null`.
+    private static func biasingList(_ value: FlatJSONParser.Value?, id: String, path: String, line: Int) throws
+        -> [String]?
+    {
+        switch value {
+        case nil, .null?: return nil
+        case .strings(let list)?: return list
+        default:
+            throw ScoringError.malformedLine(
+                path: path, line: line,
+                reason: "utterance '\(id)': \"boosted\" is not a JSON list of strings; it is the utterance's biasing "
+                    + "list, as in a Gambit manifest (write [] for none)")
         }
     }
 
@@ -461,6 +493,9 @@ struct FlatJSONParser {
         case number(String)
         case bool(Bool)
         case null
+        /// A list whose elements are all strings.
+        case strings([String])
+        /// Any other list or object.
         case nested
 
         /// The value as text: strings as they are, numbers as written.
@@ -553,7 +588,12 @@ struct FlatJSONParser {
         case UInt8(ascii: "f"): return try literal("false", .bool(false))
         case UInt8(ascii: "n"): return try literal("null", .null)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let start = index
             try skipNested()
+            if bytes[start] == UInt8(ascii: "[") {
+                var list = FlatJSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                if let strings = try? list.parseStringArray() { return .strings(strings) }
+            }
             return .nested
         default:
             let start = index

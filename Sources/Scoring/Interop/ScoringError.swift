@@ -4,6 +4,13 @@ public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadableFile(path: String, reason: String)
     /// The file's format could not be told from its extension or contents.
     case unknownFormat(path: String)
+    /// Every line of the file reads as each of `formats` (Kaldi text whose words are numbers reads as `ctm` or
+    /// `stm` too), so its format is not guessed.
+    case ambiguousFormat(path: String, formats: [TranscriptFormat])
+    /// The file's lines are not in one format: `line` is the first that is not in `format`, which `count` of its
+    /// `lines` lines are in, and reads as `lineFormats` (none: as no format).
+    case mixedFormats(
+        path: String, line: Int, format: TranscriptFormat, count: Int, lines: Int, lineFormats: [TranscriptFormat])
     /// A transcript line has no `(id)` at its end.
     case missingUtteranceID(path: String, line: Int, text: String)
     /// Two lines carry the same utterance id.
@@ -32,7 +39,15 @@ public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path): cannot read the file (\(reason)). Check the path and its permissions."
         case .unknownFormat(let path):
             return "\(path): unknown transcript format. Use a trn, ctm, stm, JSON-lines, Kaldi text or "
-                + "biasing-list file, or name the format explicitly."
+                + "biasing-list file, or name the format with --ref-format or --hyp-format."
+        case .ambiguousFormat(let path, let formats):
+            return "\(path): every line reads as \(Self.names(formats, "and")) alike, so the format is not guessed. "
+                + "Name it with --ref-format or --hyp-format (\(formats.map(\.rawValue).joined(separator: ", ")))."
+        case .mixedFormats(let path, let line, let format, let count, let lines, let lineFormats):
+            return "\(path):\(line): this line is not \(format.name), as \(count) of the file's \(lines) lines "
+                + (count == 1 ? "is" : "are") + "; it reads as "
+                + (lineFormats.isEmpty ? "no format" : Self.names(lineFormats, "or")) + ". A file holds one format: "
+                + "correct the line, or name the format with --ref-format or --hyp-format."
         case .missingUtteranceID(let path, let line, let text):
             return
                 "\(path):\(line): missing utterance id: a trn line must end with '(id)', got \"\(text.prefix(60))\". "
@@ -66,6 +81,13 @@ public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unusableBreakdownField(let path, let field, let reason):
             return "\(path): cannot break the scores down by \"\(field)\": \(reason)"
         }
+    }
+
+    /// Format names for a sentence: `ctm, stm or Kaldi text`.
+    private static func names(_ formats: [TranscriptFormat], _ conjunction: String) -> String {
+        let names = formats.map(\.name)
+        guard let last = names.last, names.count > 1 else { return names.joined() }
+        return names.dropLast().joined(separator: ", ") + " \(conjunction) " + last
     }
 }
 

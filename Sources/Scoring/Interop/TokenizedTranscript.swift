@@ -107,19 +107,39 @@ final class CorpusLoader {
                 transcript.lines.append(Int32(record.line))
                 tokenize(record.text, into: &transcript.tokens)
                 transcript.starts.append(Int32(transcript.tokens.count))
-                if let biased = record.biased, let whole = record.biasingList {
+                if let whole = record.biasingList {
                     if transcript.biasedStarts.isEmpty { transcript.biasedStarts.append(0) }
-                    for var phrase in biased { phrase.withUTF8 { tokenize($0, into: &transcript.biasedTokens) } }
+                    if let biased = record.biased {
+                        for var phrase in biased { phrase.withUTF8 { tokenize($0, into: &transcript.biasedTokens) } }
+                        transcript.biasedEntries.append(Int32(biased.count))
+                        transcript.listEntries.append(Int32(whole.count))
+                        transcript.distractorEntries.append(Int32(Self.distractors(in: whole, biased: biased)))
+                    } else {
+                        addBiasedWords(of: whole, to: &transcript)
+                    }
                     transcript.biasedStarts.append(Int32(transcript.biasedTokens.count))
-                    transcript.biasedEntries.append(Int32(biased.count))
-                    transcript.listEntries.append(Int32(whole.count))
-                    transcript.distractorEntries.append(Int32(Self.distractors(in: whole, biased: biased)))
                 }
             }
         }
         transcript.warnings = warnings
         if transcript.count == 0 { throw ScoringError.noUtterances(path: path) }
         return transcript
+    }
+
+    /// Gives the last utterance of `transcript` the biased words of a list that does not name them (a JSON
+    /// line's `boosted`), as a run scores a manifest's list: the list's entries normalized into words, once each,
+    /// and of those the words its reference holds; the others are distractors.
+    private func addBiasedWords(of list: [String], to transcript: inout TokenizedTranscript) {
+        var words: [Int32] = []
+        for var entry in list { entry.withUTF8 { tokenize($0, into: &words) } }
+        var seen = Set<Int32>()
+        words = words.filter { seen.insert($0).inserted }
+        let reference = Set(transcript.tokens[transcript.range(transcript.count - 1)])
+        let biased = words.filter(reference.contains)
+        transcript.biasedTokens.append(contentsOf: biased)
+        transcript.biasedEntries.append(Int32(biased.count))
+        transcript.listEntries.append(Int32(words.count))
+        transcript.distractorEntries.append(Int32(words.count - biased.count))
     }
 
     /// Entries of a biasing list that are not the utterance's biased words. A few biased words are

@@ -10,7 +10,10 @@ public enum TranscriptFormat: String, Sendable, Codable, Hashable, CaseIterable 
     /// sclite `stm`: `file channel speaker begin end [<labels>] text`. Segments are grouped into one utterance per
     /// file (id = file name) in begin-time order.
     case stm
-    /// JSON lines: `{"id": "...", "text": "...", "speaker": "..."}`, `speaker` optional.
+    /// JSON lines: `{"id": "...", "text": "...", "speaker": "..."}`, `speaker` optional. A line may carry its
+    /// utterance's biasing list as a Gambit manifest does, `"boosted": ["albin", "winawer"]` (then every line
+    /// must): B-WER and U-WER are then scored per utterance, its biased words being the list's words its
+    /// reference holds.
     case jsonl
     /// Kaldi `text`: the utterance id, then the words, separated by a space or a tab; a line with an id and
     /// nothing else is an empty transcript.
@@ -20,6 +23,16 @@ public enum TranscriptFormat: String, Sendable, Codable, Hashable, CaseIterable 
     /// list given to the recognizer (those words plus distractors). A reference; B-WER and U-WER are then
     /// scored with each utterance's own biased words.
     case biasingTSV = "biasing-tsv"
+
+    /// The format as a message names it: `Kaldi text`, `JSON lines`, `a biasing list`, or the sclite name.
+    public var name: String {
+        switch self {
+        case .trn, .ctm, .stm: rawValue
+        case .jsonl: "JSON lines"
+        case .kaldi: "Kaldi text"
+        case .biasingTSV: "a biasing list"
+        }
+    }
 
     /// The format implied by a file name's extension (`.json` counts as JSON lines), or `nil` when the
     /// extension does not say (`.txt` and `.tsv` are read by content).
@@ -109,7 +122,8 @@ public enum TranscriptIO {
     /// Reads a transcript file.
     /// - Parameters:
     ///   - url: The file.
-    ///   - format: The format; inferred from the extension (or contents) when `nil`.
+    ///   - format: The format; when `nil`, the one the extension names, else the one every line reads as
+    ///     (see ``format(of:)``).
     /// - Returns: The utterances in file order.
     /// - Throws: ``ScoringError`` naming the file, line and id of the first problem.
     public static func read(_ url: URL, format: TranscriptFormat? = nil) throws -> TranscriptFile {
@@ -212,27 +226,22 @@ public enum TranscriptIO {
         }
     }
 
-    /// The format a file's extension names, else the one its first line shows: `{` starts JSON lines, a
-    /// final `(id)` is `trn`, a tab-separated row whose third column is a JSON list is a biasing list,
-    /// numbers in the third and fourth (or fourth and fifth) fields are `ctm` (or `stm`), and any other
-    /// line is Kaldi `text`.
+    /// The format ``read(_:format:)`` and ``Scorer`` take for a file when none is named: the one its extension
+    /// names, else the one every line of it reads as (see ``FormatSurvey``).
+    /// - Returns: The format, and whether it was guessed from the file's lines rather than its extension: a guess
+    ///   worth telling the user.
+    /// - Throws: ``ScoringError`` when the file cannot be read, holds no line, or its lines read as no one format
+    ///   (naming the first line that differs) or as several.
+    public static func format(of url: URL) throws -> (format: TranscriptFormat, fromContent: Bool) {
+        if let format = TranscriptFormat(fileExtension: url.pathExtension) { return (format, false) }
+        return (try inferFormat(url: url, data: load(url)), true)
+    }
+
+    /// The format a file's extension names, else the one format every line of it reads as.
     static func inferFormat(url: URL, data: Data) throws -> TranscriptFormat {
         if let format = TranscriptFormat(fileExtension: url.pathExtension) { return format }
-        // Sniff the first non-empty line.
-        let prefix = data.prefix(4096)
-        let firstLine = String(decoding: prefix, as: UTF8.self).split(separator: "\n").first { line in
-            !line.trimmingCharacters(in: .whitespaces).isEmpty && !line.hasPrefix(";;")
-        }
-        guard let line = firstLine?.trimmingCharacters(in: .whitespacesAndNewlines) else {
-            throw ScoringError.unknownFormat(path: url.path)
-        }
-        if line.hasPrefix("{") { return .jsonl }
-        if line.hasSuffix(")") && line.contains("(") { return .trn }
-        let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
-        if columns.count >= 3, columns[2].trimmingCharacters(in: .whitespaces).hasPrefix("[") { return .biasingTSV }
-        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        if fields.count >= 5, Double(fields[2]) != nil, Double(fields[3]) != nil { return .ctm }
-        if fields.count >= 5, Double(fields[3]) != nil, Double(fields[4]) != nil { return .stm }
-        return .kaldi
+        var survey = FormatSurvey()
+        data.withUnsafeBytes { raw in survey.read(raw.bindMemory(to: UInt8.self)) }
+        return try survey.format(path: url.path)
     }
 }

@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import Scoring
 import TrainingData
 
 /// Why a corpus could not be read, planned or synthesized.
@@ -96,9 +97,7 @@ extension CorpusError {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw .unreadable(
-                path: url.path,
-                detail: FileManager.default.fileExists(atPath: url.path) ? "cannot read it (\(error))" : "no such file")
+            throw .unreadable(path: url.path, detail: FileSystemReason.reading(url, error))
         }
         switch UTF8Text.decode(data) {
         case .success(let text): return text

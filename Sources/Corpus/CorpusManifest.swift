@@ -1,4 +1,5 @@
 import Foundation
+import Scoring
 import StrictYAML
 
 /// Reads and writes corpus manifests: the list of utterances (id, audio file, reference text) a run decodes.
@@ -46,13 +47,21 @@ public enum CorpusManifest {
     public static func load(
         _ url: URL, format: Format = .auto, audioFolder: URL? = nil, allowedFolders: [URL]? = nil
     ) throws(CorpusError) -> [CorpusEntry] {
+        try numberedEntries(url, format: format, audioFolder: audioFolder, allowedFolders: allowedFolders).map(\.entry)
+    }
+
+    /// ``load(_:format:audioFolder:allowedFolders:)``, each entry with the 1-based line it was read from, for
+    /// messages that send the user to the manifest (an oracle's unpronounceable word).
+    public static func numberedEntries(
+        _ url: URL, format: Format = .auto, audioFolder: URL? = nil, allowedFolders: [URL]? = nil
+    ) throws(CorpusError) -> [(line: Int, entry: CorpusEntry)] {
         let path = url.path
         let contents = try CorpusError.readText(url)
         let lines = numberedLines(contents)
         let folder = url.deletingLastPathComponent()
         let resolved = format == .auto ? try detectFormat(of: url, lines: lines) : format
 
-        var entries: [CorpusEntry] = []
+        var entries: [(line: Int, entry: CorpusEntry)] = []
         var firstLineOfID: [String: Int] = [:]
         var firstEntry: (Int, CorpusEntry)? = nil
         for (number, line) in lines {
@@ -93,7 +102,7 @@ public enum CorpusManifest {
                         + "biasing lists every line needs one (write [] for an utterance with none)")
             }
             if firstEntry == nil { firstEntry = (number, entry) }
-            entries.append(entry.composed())
+            entries.append((number, entry.composed()))
         }
         return entries
     }
@@ -115,7 +124,7 @@ public enum CorpusManifest {
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
-            throw .unwritable(path: url.path, detail: error.localizedDescription)
+            throw .unwritable(path: url.path, detail: FileSystemReason.writing(url, error))
         }
     }
 
@@ -319,7 +328,9 @@ public enum CorpusManifest {
     // MARK: - Text and paths
 
     /// Non-blank lines with their 1-based numbers; tolerates CRLF line ends and a byte-order mark.
-    static func numberedLines(_ contents: String) -> [(Int, String)] {
+    /// - Parameter keepingLeadingTabs: Keep the tabs that open a line, so that in a tab-separated file a row with
+    ///   an empty first column (`\ttext`) stays one, not a row whose first column is `text`.
+    static func numberedLines(_ contents: String, keepingLeadingTabs: Bool = false) -> [(Int, String)] {
         var text = Substring(contents)
         if text.first == "\u{FEFF}" { text = text.dropFirst() }
         var result: [(Int, String)] = []
@@ -328,7 +339,15 @@ public enum CorpusManifest {
             var line = String(String.UnicodeScalarView(raw))
             if line.hasSuffix("\r") { line.removeLast() }
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if !trimmed.isEmpty { result.append((index + 1, trimmed)) }
+            guard !trimmed.isEmpty else { continue }
+            if keepingLeadingTabs, line.first(where: { $0 != " " }) == "\t" {
+                // Only the spaces before the first tab and the trailing whitespace go.
+                var kept = line.drop { $0 == " " }
+                while let last = kept.last, last.isWhitespace { kept.removeLast() }
+                result.append((index + 1, String(kept)))
+            } else {
+                result.append((index + 1, trimmed))
+            }
         }
         return result
     }

@@ -29,9 +29,11 @@ public struct CorpusText: Sendable, Hashable {
     public static func load(_ url: URL) throws(CorpusError) -> [CorpusText] {
         let path = url.path
         let contents = try CorpusError.readText(url)
-        let lines = CorpusManifest.numberedLines(contents)
+        // Leading tabs kept: "\ttext" is a row with an empty id, not a row whose id is "text".
+        let lines = CorpusManifest.numberedLines(contents, keepingLeadingTabs: true)
         let isTSV =
-            url.pathExtension.lowercased() == "tsv" || (!lines.isEmpty && lines.allSatisfy { $0.1.contains("\t") })
+            url.pathExtension.lowercased() == "tsv"
+            || (!lines.isEmpty && lines.allSatisfy { $0.1.trimmingCharacters(in: .whitespaces).contains("\t") })
         var texts: [CorpusText] = []
         var firstLineOfID: [String: Int] = [:]
         let stem = url.deletingPathExtension().lastPathComponent
@@ -53,7 +55,8 @@ public struct CorpusText: Sendable, Hashable {
             } else {
                 let counter = String(texts.count + 1)
                 item = CorpusText(
-                    id: "\(stem)-\(String(repeating: "0", count: width - counter.count))\(counter)", text: line)
+                    id: "\(stem)-\(String(repeating: "0", count: width - counter.count))\(counter)",
+                    text: line.trimmingCharacters(in: .whitespaces))
             }
             if let first = firstLineOfID[item.id] {
                 throw .duplicateID(path: path, line: number, id: item.id, firstLine: first)

@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import Scoring
 import Synchronization
 
 /// Makes test audio from text with synthetic voices, deterministically.
@@ -91,7 +92,8 @@ public struct Synthesizer: Sendable {
         do {
             try FileManager.default.createDirectory(at: audioFolder, withIntermediateDirectories: true)
         } catch {
-            throw .unwritable(path: audioFolder.path, detail: error.localizedDescription)
+            throw .unwritable(
+                path: audioFolder.path, detail: FileSystemReason.writing(audioFolder, error, expecting: .folder))
         }
         let stampURL = audioFolder.appendingPathComponent(".stamp")
         let previous = Stamp.read(stampURL)
@@ -210,7 +212,7 @@ public struct Synthesizer: Sendable {
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         } catch {
-            throw .unwritable(path: scratch.path, detail: error.localizedDescription)
+            throw .unwritable(path: scratch.path, detail: FileSystemReason.writing(scratch, error, expecting: .folder))
         }
         defer { try? FileManager.default.removeItem(at: scratch) }
 
@@ -224,7 +226,7 @@ public struct Synthesizer: Sendable {
             do {
                 try Data(text.utf8).write(to: textFile)
             } catch {
-                throw .unwritable(path: textFile.path, detail: error.localizedDescription)
+                throw .unwritable(path: textFile.path, detail: FileSystemReason.writing(textFile, error))
             }
             try tools.tool("espeak-ng", package: "espeak-ng").run(
                 ["-v", name, "-w", spoken.path, "-f", textFile.path])
@@ -315,7 +317,7 @@ enum Stamp {
         do {
             try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
-            throw .unwritable(path: url.path, detail: error.localizedDescription)
+            throw .unwritable(path: url.path, detail: FileSystemReason.writing(url, error))
         }
     }
 }

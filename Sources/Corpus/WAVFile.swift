@@ -1,4 +1,5 @@
 import Foundation
+import Scoring
 
 /// Writes 16-bit PCM mono WAV files: a plain 44-byte RIFF header and the samples, nothing else.
 ///
@@ -37,7 +38,7 @@ enum WAVFile {
         do {
             try data(samples: samples, sampleRate: sampleRate).write(to: url, options: .atomic)
         } catch {
-            throw .unwritable(path: url.path, detail: error.localizedDescription)
+            throw .unwritable(path: url.path, detail: FileSystemReason.writing(url, error))
         }
     }
 

@@ -29,7 +29,7 @@ struct Diagnose: ParsableCommand {
     @Option(help: "Only this variant (repeatable).")
     var variant: [String] = []
 
-    @Option(help: "The suite file (default: the one the run names, from where it ran).")
+    @Option(help: "The suite file (default: the one the run names, found from the run's folder).")
     var suite: String?
 
     @Option(help: "The models' cache (default: the run's, as `gambit run` finds it).")
@@ -59,6 +59,23 @@ struct Diagnose: ParsableCommand {
             pathExtension: "yaml")
     }
 
+    /// The results of the run whose output folder is `run`; a file, or a folder without them, is refused with
+    /// what to give instead.
+    static func results(in run: URL) throws -> RunResults {
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: run.path, isDirectory: &isFolder)
+        let file = Runner.resultsFile(in: run)
+        guard exists, isFolder.boolValue, FileManager.default.fileExists(atPath: file.path) else {
+            let what =
+                !exists
+                ? "no such folder" : !isFolder.boolValue ? "a file, not a folder" : "no .gambit/results.json in it"
+            throw ValidationError(
+                "\(run.path): \(what); gambit diagnose takes the output folder of `gambit run` (its --output, "
+                    + "which holds .gambit/results.json)")
+        }
+        return try RunResults.load(from: file)
+    }
+
     /// The journal of an interrupted diagnosis, which the next one resumes from.
     static func journalFile(in run: URL) -> URL {
         run.appendingPathComponent(".gambit/diagnosis.journal")
@@ -66,8 +83,16 @@ struct Diagnose: ParsableCommand {
 
     func run() throws {
         let runURL = URL(fileURLWithPath: runFolder)
-        let results = try RunResults.load(from: Runner.resultsFile(in: runURL))
-        let suiteURL = URL(fileURLWithPath: suite ?? results.run.suite.path)
+        let resultsURL = Runner.resultsFile(in: runURL)
+        let results = try Self.results(in: runURL)
+        // Written under the folder's lock, taken once the folder is known to hold a run's results: a run, sweep or
+        // merge there meanwhile would overwrite the diagnosis, or be overwritten by it.
+        let lock = try OutputFolder.lock(runURL)
+        defer { lock.release() }
+        // The suite is found from the run's folder, not from this working directory.
+        let suiteURL =
+            suite.map { URL(fileURLWithPath: $0) } ?? Runner.suiteFile(of: results, readFrom: resultsURL)
+            ?? URL(fileURLWithPath: results.run.suite.path)
         var suiteFile = try Suite.load(suiteURL)
         guard suiteFile.contentHash == results.run.suite.contentHash else {
             throw ValidationError(
@@ -191,7 +216,7 @@ struct Diagnose: ParsableCommand {
         variant.antiContext = try examination.cost(of: variant.fixingWeights, on: work.antiContext)
         if suggest { variant.suggestions = examination.suggestions(for: variant, work: work) }
         variant.failures = examination.failures.isEmpty ? nil : examination.failures
-        for failure in examination.failures { progress.log("diagnose: \(failure)") }
+        for failure in examination.failures { progress.log("diagnose: \(examination.masker.fragment(failure))") }
         return variant
     }
 

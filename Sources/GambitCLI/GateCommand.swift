@@ -4,6 +4,7 @@ import Gate
 import Reporting
 import Results
 import Runner
+import Scoring
 
 struct GateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -54,8 +55,13 @@ struct GateCommand: ParsableCommand {
         print(outcome.summary)
         for note in outcome.notes { print("  note: \(note)") }
         if let junit {
-            try GateJUnitReport(outcome, name: "gambit gate").render()
-                .write(to: URL(fileURLWithPath: junit), atomically: true, encoding: .utf8)
+            let url = URL(fileURLWithPath: junit)
+            do {
+                try GateJUnitReport(outcome, name: "gambit gate").render()
+                    .write(to: url, atomically: true, encoding: .utf8)
+            } catch {
+                throw ReportError.unwritable(path: junit, detail: FileSystemReason.writing(url, error))
+            }
         }
         if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
     }
@@ -74,16 +80,28 @@ struct Baseline: ParsableCommand {
             abstract: "Write a new baseline from results, deliberately (private terms masked).",
             discussion: ExitStatus.doneOrRefused)
 
-        @Argument(help: "Results: Reports/.gambit/results.json.")
+        @Argument(help: "Results: Reports/.gambit/results.json, or a run's output folder.")
         var results = "Reports/.gambit/results.json"
 
         @Option(help: "Baseline file to write.")
         var to = "baseline.json"
 
         func run() throws {
-            let loaded = try RunResults.load(from: URL(fileURLWithPath: results))
+            let loaded = try RunResults.load(from: Report.resultsFile(results))
+            // A baseline every later gate refuses is no baseline: refused here, where the merge can still be made.
+            if let partial = loaded.run.partial {
+                throw UnusableBaseline(
+                    description: "\(results) has \(partial.summary); `gambit gate` compares complete runs only and "
+                        + "would refuse this baseline. Merge every shard (`gambit merge` without --partial) and update "
+                        + "the baseline from that; \(to) is left as it was")
+            }
             try loaded.redactingPrivateTerms().write(to: URL(fileURLWithPath: to))
             print("baseline written to \(to) (\(loaded.systems.count) systems, suite \(loaded.run.suite.name))")
         }
     }
+}
+
+/// Results `gambit baseline update` refuses to store, with why and what to give instead.
+struct UnusableBaseline: Error, CustomStringConvertible {
+    var description: String
 }

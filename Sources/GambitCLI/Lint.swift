@@ -3,13 +3,14 @@ import Foundation
 import LanguageModel
 import Results
 import Runner
+import Scoring
 import TrainingData
 
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check training data and print its accounting: counts, budget, new words and their pronunciations.",
         discussion: ExitStatus.help([
-            .success: "no problem found",
+            .success: "no problem found (warnings, if any, are printed)",
             .checkFailed: "problems found (listed with their lines)",
             .refused: "the file cannot be read or parsed, or bad usage",
         ])
@@ -57,7 +58,7 @@ struct Lint: ParsableCommand {
     func merge() throws -> URL {
         guard let apply, let output else { return URL(fileURLWithPath: training) }
         let patchURL = URL(fileURLWithPath: apply)
-        let patch = try CustomLanguageModelData(yamlFile: patchURL)
+        let patch = try Toolchain.loadTrainingData(patchURL)
         let (merged, changes) = try Toolchain.loadTrainingData(URL(fileURLWithPath: training)).applying(patch)
         // The patch's own header (what made it, where it was learned) stays with the data.
         let provenance =
@@ -73,7 +74,12 @@ struct Lint: ParsableCommand {
             described + ["", "\(training) with \(apply) merged by gambit lint --apply."] + provenance
             + (changes.isEmpty ? ["No change: the patch holds nothing new."] : changes)
         let url = URL(fileURLWithPath: output)
-        try merged.yaml(header: header).write(to: url, atomically: true, encoding: .utf8)
+        do {
+            try merged.yaml(header: header).write(to: url, atomically: true, encoding: .utf8)
+        } catch {
+            throw LanguageModelError.writeFailed(
+                path: output, reason: FileSystemReason.writing(url, error) + "; choose another --output")
+        }
         if !json {
             print("wrote \(output): \(changes.count) \(changes.count == 1 ? "change" : "changes")")
             for change in changes { print("  \(change)") }
@@ -154,6 +160,8 @@ struct Lint: ParsableCommand {
                 "pronunciation problem: \(problem.grapheme) \"\(problem.pronunciation)\": unsupported "
                     + problem.unsupportedSymbols.joined(separator: " "))
         }
+        // Each warning is a whole "file:line: warning: …" line; they do not change the exit status.
+        lines += report.warnings
         for problem in report.problems { lines.append("error: \(problem)") }
         return lines.joined(separator: "\n")
     }

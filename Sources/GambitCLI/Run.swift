@@ -126,18 +126,22 @@ struct Run: ParsableCommand {
         if plan { return try printPlan(suiteFile, shard: parsedShard, cacheFolder: cacheFolder) }
         if prepareOnly { return try prepareModels(suiteFile, cacheFolder: cacheFolder) }
         let progress = ProgressLine.standardError()
+        let toolchain = Toolchain(cacheFolder: cacheFolder)
+        // A terminal's output ends up in CI logs: the suite's name and the corpora synthesised are masked where its
+        // data is private, as the summary and the reports mask them.
+        let masker = try Runner.privateTermMasker(of: suiteFile, toolchain: toolchain)
         var options = RunOptions(
             output: outputURL, workers: workers, shard: parsedShard, workerExecutable: Self.executable(),
-            fresh: fresh, denyNetwork: denyNetwork, progress: progress.update)
+            fresh: fresh, denyNetwork: denyNetwork,
+            progress: { stage, done, total in progress.update(masker.fragment(stage), done, total) })
         options.allowOutsidePaths = allowOutsidePaths
         options.keepLattices = keepLattices
         let banner =
-            "running \(suiteFile.name): \(suiteFile.corpora.count) corpora, \(suiteFile.variants.count) variants, "
-            + "\(workers) workers"
+            "running \(Summary.printable(masker.fragment(suiteFile.name))): \(suiteFile.corpora.count) corpora, "
+            + "\(suiteFile.variants.count) variants, \(workers) workers"
         progress.log(banner)
         defer { progress.finish() }
-        var results = try Runner(suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: cacheFolder))
-            .run()
+        var results = try Runner(suite: suiteFile, options: options, toolchain: toolchain).run()
         progress.finish()
         print(Summary.text(results))
         var timer = StageTimer(stages: results.timings?.stages ?? [])
@@ -147,7 +151,8 @@ struct Run: ParsableCommand {
             results.timings?.stages = timer.stages
             try results.write(to: Runner.resultsFile(in: outputURL))
             _ = try Reporter.write(
-                results, formats: [.json, .html], to: outputURL, audioBase: ReportWriter.audioBase(of: results))
+                results, formats: [.json, .html], to: outputURL,
+                audioBase: ReportWriter.audioBase(of: results, in: outputURL))
         }
         let top = written.filter { $0.deletingLastPathComponent().path == outputURL.standardizedFileURL.path }
         print(
@@ -209,10 +214,9 @@ struct Run: ParsableCommand {
             planCache = temporary
         }
         defer { temporary.map { try? FileManager.default.removeItem(at: $0) } }
-        let (plan, journaled) = try Runner(
+        let listing = try Runner(
             suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: planCache)
-        ).plan()
-        let listing = plan.listing(suite: suiteFile, shard: shard, journaled: journaled)
+        ).listing()
         print(json ? try Output.json(listing) : Self.text(listing, workers: workers))
     }
 
@@ -320,14 +324,20 @@ struct Merge: ParsableCommand {
     /// Merges the results files of shards into `outputURL`'s results and reports, prints the summary and ends
     /// as the merged results do (`gambit merge`, `gambit slurm merge`).
     static func merge(_ inputs: [URL], output outputURL: URL, partial: Bool) throws {
+        // Never into a shard's own folder: the merge would replace the shard's results.
+        try OutputFolder.checkSeparate(outputURL, fromResults: inputs)
         let shards = try inputs.map { try RunResults.load(from: $0) }
         var merged = try RunResults.merge(shards, allowPartial: partial)
         merged.checks = Checks.reevaluated(merged)
-        try ReportWriter.checkSeparate(outputURL, from: merged)
+        // The suite is found from where the shards were read, not from this working directory.
+        let suite = zip(shards, inputs).lazy.compactMap { shard, input in
+            Runner.suiteFile(of: shard, readFrom: input)
+        }.first
+        merged = ReportWriter.rebased(merged, suite: suite, to: outputURL)
+        try ReportWriter.checkSeparate(outputURL, from: suite)
         try OutputPath.check(Runner.resultsFile(in: outputURL), isInside: outputURL)
-        try FileManager.default.createDirectory(at: outputURL, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(
-            at: outputURL.appendingPathComponent(Runner.dataFolder), withIntermediateDirectories: true)
+        let lock = try OutputFolder.lock(outputURL)
+        defer { lock.release() }
         try merged.write(to: Runner.resultsFile(in: outputURL))
         print(Summary.text(merged))
         _ = try ReportWriter.writeAll(merged, to: outputURL)

@@ -38,7 +38,7 @@ extension VariantExamination {
             // An utterance that says several terms is read once (nil: it could not be).
             var clips: [URL: [Int16]?] = [:]
             for (index, term) in pronounced.enumerated() {
-                progress.update("pronunciations: \(spec.name)", index, pronounced.count)
+                progress.update("pronunciations: \(shownName)", index, pronounced.count)
                 let errors = (term.missed[.acoustics] ?? 0) + (term.missed[.unpronounceable] ?? 0)
                 let erring = Set(
                     variant.utterances.filter { utterance in
@@ -57,7 +57,7 @@ extension VariantExamination {
                     failures.append("pronunciations of \(data.isPrivate ? "a private term" : term.word): \(error)")
                 }
             }
-            progress.update("pronunciations: \(spec.name)", pronounced.count, pronounced.count)
+            progress.update("pronunciations: \(shownName)", pronounced.count, pronounced.count)
         }
         suggestions.counts = counts(for: variant, data: data, antiContext: Set(work.antiContext.map(\.corpus)))
         return suggestions

@@ -117,8 +117,7 @@ struct SweepCommand: ParsableCommand {
         try OutputPath.check(options.journal!, isInside: URL(fileURLWithPath: output))
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         // One writer per output folder: a run or another sweep there would interleave with this journal.
-        let lock = try OutputFolder.Lock(
-            file: data.appendingPathComponent(OutputFolder.lockName), folder: URL(fileURLWithPath: output))
+        let lock = try OutputFolder.lock(URL(fileURLWithPath: output))
         defer { lock.release() }
         let sweep = Sweep(suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: cacheFolder))
         let progress = ProgressLine.standardError()

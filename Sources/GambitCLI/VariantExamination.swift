@@ -55,6 +55,9 @@ final class VariantExamination {
     let suite: Suite
     let toolchain: Toolchain
     let progress: ProgressLine
+    /// The private words of the run's data: what the terminal shows of the variant is masked as the reports mask
+    /// it.
+    let masker: PrivateTermMasker
     let journal: (done: [String: Diagnose.JournalEntry], file: Journal)
     let artifact: PreparedArtifact
     let custom: LanguageModelConfiguration
@@ -76,6 +79,7 @@ final class VariantExamination {
         self.suite = suite
         self.toolchain = toolchain
         self.progress = progress
+        masker = PrivateTermMasker(results)
         self.journal = journal
         lattices = Runner.latticeFolder(in: run)
         artifact = try toolchain.prepare(spec.training, options: spec.prepareOptions).artifact
@@ -86,6 +90,9 @@ final class VariantExamination {
             results.run.suite.contentHash,
         ].joined(separator: "|")
     }
+
+    /// The variant's name on the progress lines, its private words masked.
+    var shownName: String { masker.fragment(spec.name) }
 
     func key(_ kind: String, _ corpus: String, _ record: UtteranceRecord, _ extra: String = "") -> String {
         [kind, basis, corpus, record.id, record.hypothesis, extra].joined(separator: "|")
@@ -134,7 +141,7 @@ final class VariantExamination {
         var sources: [Bool: Int] = [:]
         var utterances: [UtteranceDiagnosis] = []
         for (index, item) in work.errors.enumerated() {
-            defer { progress.update("diagnose: \(spec.name)", index + 1, work.errors.count) }
+            defer { progress.update("diagnose: \(shownName)", index + 1, work.errors.count) }
             let itemKey = key("errors", item.corpus, item.record)
             let entry = try answer(itemKey, "\(item.corpus)/\(item.record.id)", seconds: &seconds) {
                 let clip = try loader.load(item.url)
@@ -180,7 +187,7 @@ final class VariantExamination {
         var at = weights.map { AntiContextCost.AtWeight(weight: $0, errors: 0, boostedInsertions: 0) }
         var (words, counted, seconds) = (0, 0, 0.0)
         for (index, item) in antiContext.enumerated() {
-            defer { progress.update("anti-context cost: \(spec.name)", index + 1, antiContext.count) }
+            defer { progress.update("anti-context cost: \(shownName)", index + 1, antiContext.count) }
             let itemKey = key("anti-context", item.corpus, item.record, extra)
             let entry = try answer(itemKey, "\(item.corpus)/\(item.record.id)", seconds: &seconds) {
                 // A kept lattice is all rescoring needs: the audio is read only without one, or when it cannot be read.

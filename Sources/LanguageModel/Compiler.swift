@@ -125,8 +125,16 @@ extension PrepareOptions {
                 }
         }
 
+        /// The settings a suite's variant may give (its keys in `variants:`); the others are command-line options
+        /// only, and a message that sent the user to a suite key for them would send them to an error.
+        public static let suiteKeys: Set<String> = [
+            "weight", "backgroundMass", "compounds", "mix", "phrases", "boundaryShare", "interpolation",
+        ]
+
         public var description: String {
-            "`\(setting)` is \(value); it must be within \(allowed) (the suite's `\(setting):`, or \(option))"
+            let place =
+                Self.suiteKeys.contains(setting) ? "the suite's `\(setting):`, or \(option)" : "set by \(option)"
+            return "`\(setting)` is \(value); it must be within \(allowed) (\(place))"
         }
     }
 
@@ -413,13 +421,7 @@ public final class LanguageModelCompiler {
         try atomicWrite(Data(vocabulary.dictionaryText(base: dictionary).utf8), to: vocabularyURL)
         timings.vocabulary += clock.lap()
 
-        let templates: [TemplateSlots] = data.templateGroups.flatMap { group in
-            group.templates.map { template in
-                TemplateSlots(
-                    tokens: template.body.split(separator: " ").map { String($0).lowercased() },
-                    classes: group.classes.mapValues { $0.map { WordTokenizer.tokenize($0).joined(separator: " ") } })
-            }
-        }
+        let templates = Self.templateSlots(of: data)
         let manifest = PreparedModel(
             compilerVersion: PreparedModel.compilerVersion, identifier: data.identifier, version: data.version,
             locale: data.localeIdentifier, isPrivate: data.isPrivate, inputFingerprint: inputFingerprint,
@@ -445,6 +447,18 @@ public final class LanguageModelCompiler {
             throw .writeFailed(path: output.path, reason: "\(error)")
         }
         return (try PreparedArtifact(folder: output), false)
+    }
+
+    /// Each template's tokens and the values of the classes of its group, as a prepared model's manifest
+    /// records them (``PreparedModel/templates``).
+    public static func templateSlots(of data: CustomLanguageModelData) -> [TemplateSlots] {
+        data.templateGroups.flatMap { group in
+            group.templates.map { template in
+                TemplateSlots(
+                    tokens: template.body.split(separator: " ").map { String($0).lowercased() },
+                    classes: group.classes.mapValues { $0.map { WordTokenizer.tokenize($0).joined(separator: " ") } })
+            }
+        }
     }
 
     /// The words and terms the data boosts: its words outside the base model's common words (Le et

@@ -14,7 +14,7 @@ public enum GraphemeToPhoneme {
     ///
     /// The corresponding C function is `lex_lookup` (through `gambit_flite_pronounce`).
     public static func pronounce(_ word: String) -> [String]? {
-        let letters = word.lowercased().filter { $0.isLetter || $0 == "'" }
+        let letters = asciiLetters(word)
         guard !letters.isEmpty else { return nil }
         var buffer = [CChar](repeating: 0, count: 1024)
         let count: Int32 = lock.withLock { gambit_flite_pronounce(letters, &buffer, buffer.count) }
@@ -26,8 +26,36 @@ public enum GraphemeToPhoneme {
 
     /// True when the word is in flite's lexicon (so its pronunciation is a lexicon entry, not a guess).
     public static func isInLexicon(_ word: String) -> Bool {
-        lock.withLock { gambit_flite_in_lexicon(word.lowercased()) == 1 }
+        let letters = asciiLetters(word)
+        guard !letters.isEmpty else { return false }
+        return lock.withLock { gambit_flite_in_lexicon(letters) == 1 }
     }
+
+    /// The word as the lowercase ASCII letters (and apostrophes) flite's rules read. flite reads bytes and skips
+    /// any outside ASCII, so "zoë" was pronounced as "zo" and "müller" as "mller": accents are dropped instead
+    /// ("zoë" → "zoe", "josé" → "jose", "björk" → "bjork"), and letters with no plain form are written out
+    /// ("straße" → "strasse", "æsir" → "aesir", "łódź" → "lodz"). Letters of other scripts have no Latin
+    /// spelling here and are left out, so a word of them gets no pronunciation and is reported.
+    static func asciiLetters(_ word: String) -> String {
+        let folded = word.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        var letters = ""
+        for character in folded {
+            if character.isASCII {
+                if character.isLetter || character == "'" { letters.append(character) }
+            } else if let spelled = spelledOut[character] {
+                letters += spelled
+            } else if character == "’" {
+                letters.append("'")
+            }
+        }
+        return letters
+    }
+
+    /// Latin letters that no accent folding reaches, as English spelling writes them.
+    private static let spelledOut: [Character: String] = [
+        "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ð": "d", "þ": "th", "ł": "l", "ı": "i", "ħ": "h",
+        "ŋ": "ng",
+    ]
 
     private static func mapPhone(_ phone: String) -> String? {
         let bare = phone.filter { !$0.isNumber }.uppercased()

@@ -119,7 +119,7 @@ enum AtomicFile {
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url, options: .atomic)
         } catch {
-            throw ReportError.unwritable(path: url.path, detail: error.localizedDescription)
+            throw ReportError.unwritable(path: url.path, detail: FileSystemReason.writing(url, error))
         }
     }
 }

@@ -21,16 +21,26 @@ public struct PrivateTermMasker: Sendable {
 
     /// Collects the private words of `results`.
     public init(_ results: RunResults) {
-        normalizer = results.run.settings.normalizer
+        self.init(variants: results.variants, normalizer: results.run.settings.normalizer)
+    }
+
+    /// Collects the private words of the variants marked private, numbered as results listing these variants in
+    /// this order number them: what a command prints before there are results (`gambit run`'s first line, its
+    /// plan) is masked as its reports will be.
+    /// - Parameters:
+    ///   - variants: The variants, in the order the results list them.
+    ///   - normalizer: The normalizer the results are scored with.
+    public init(variants: [VariantInfo], normalizer: Normalizer) {
+        self.normalizer = normalizer
         var masks: [String: String] = [:]
         var counters: [String: Int] = [:]
         func add(_ phrase: String, label: String) {
-            for word in results.run.settings.normalizer.normalize(phrase) where masks[word] == nil {
+            for word in normalizer.normalize(phrase) where masks[word] == nil {
                 counters[label, default: 0] += 1
                 masks[word] = Normalizer.privacyMask(label: label, number: counters[label]!)
             }
         }
-        for variant in results.variants where variant.isPrivate {
+        for variant in variants where variant.isPrivate {
             if let classes = variant.templates?.classes {
                 for name in classes.keys.sorted() {
                     for value in classes[name]! { add(value, label: name) }
@@ -241,6 +251,7 @@ extension RunResults {
         // heading, table and file name of the reports.
         copy.run.suite.name = masker.fragment(copy.run.suite.name)
         copy.run.suite.path = masker.fragment(copy.run.suite.path)
+        copy.run.suite.pathFromOutput = copy.run.suite.pathFromOutput.map(masker.fragment)
         copy.run.externalRecognizers = copy.run.externalRecognizers?.map { recognizer in
             var r = recognizer
             r.name = names.recognizer(r.name)

@@ -93,11 +93,16 @@ public struct SuiteInfo: Codable, Sendable, Equatable {
     public var path: String
     /// Content hash of the suite and everything it names (e.g. `sha256:…`); shards merge only when it is equal.
     public var contentHash: String
+    /// The suite file's path relative to the output folder the results were written in, links resolved
+    /// (`../Corpora/suite.yaml`): how a command given that folder finds the suite, whatever its working
+    /// directory (``path`` is relative to the run's). Nil in results written before it was recorded.
+    public var pathFromOutput: String?
 
-    public init(name: String, path: String, contentHash: String) {
+    public init(name: String, path: String, contentHash: String, pathFromOutput: String? = nil) {
         self.name = name
         self.path = path
         self.contentHash = contentHash
+        self.pathFromOutput = pathFromOutput
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Scoring
 
 /// Everything one Gambit run measured: the single source every report and the gate read.
 ///
@@ -136,7 +137,7 @@ public struct RunResults: Codable, Sendable, Equatable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ResultsError.unreadable(path: url.path, detail: error.localizedDescription)
+            throw ResultsError.unreadable(path: url.path, detail: FileSystemReason.reading(url, error))
         }
         return try decode(data, path: url.path)
     }
@@ -149,7 +150,7 @@ public struct RunResults: Codable, Sendable, Equatable {
         do {
             try data.write(to: url, options: .atomic)
         } catch {
-            throw ResultsError.unwritable(path: url.path, detail: error.localizedDescription)
+            throw ResultsError.unwritable(path: url.path, detail: FileSystemReason.writing(url, error))
         }
     }
 
@@ -190,7 +191,7 @@ public enum ResultsError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): cannot read the results file (\(detail))."
         case .unwritable(let path, let detail):
             return
-                "\(path): cannot write the results file (\(detail)). Check that the directory exists and is writable."
+                "\(path): cannot write the results file (\(detail)). Choose a file in a folder you can write."
         case .malformed(let path, let detail):
             return "\(path): not valid Gambit results: \(detail)."
         case .unsupportedVersion(let path, let found, let supported):

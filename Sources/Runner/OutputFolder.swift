@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Results
+import Scoring
 
 /// Why an output folder cannot be used; each message names the folder and what to do.
 public struct OutputFolderError: Error, CustomStringConvertible, Equatable {
@@ -9,11 +10,17 @@ public struct OutputFolderError: Error, CustomStringConvertible, Equatable {
         case isFile(String)
         /// The folder, or the parent it would be made in, cannot be written (the system's reason).
         case notWritable(String, reason: String)
+        /// The folder could not be made in a parent that can be written: a name too long, a full disk (the
+        /// reason, in words).
+        case cannotCreate(reason: String)
         /// Another run holds the folder's lock.
         case inUse(pid: Int32?)
         /// The folder is the suite's own folder or holds it, or holds a file the suite reads (the
         /// suite's folder or that file): reports written there would mix with, or overwrite, the user's files.
         case holdsSuite(String)
+        /// The folder is the output folder of a results file the command reads (a shard given to `gambit merge`):
+        /// the results and reports written there would replace it.
+        case holdsInput(String)
     }
 
     /// The output folder.
@@ -34,6 +41,8 @@ public struct OutputFolderError: Error, CustomStringConvertible, Equatable {
         case .notWritable(let folder, let reason):
             "\(path): cannot write the output folder: \(folder) is not writable (\(reason)); "
                 + "choose a writable --output or fix its permissions"
+        case .cannotCreate(let reason):
+            "\(path): cannot make the output folder: \(reason); choose another --output"
         case .inUse(let pid):
             "\(path): the output folder is in use by another gambit run"
                 + (pid.map { " (pid \($0))" } ?? "")
@@ -42,6 +51,9 @@ public struct OutputFolderError: Error, CustomStringConvertible, Equatable {
             "\(path): the output folder holds the suite's own files (\(input)); reports written there would mix "
                 + "with or overwrite them. Choose an --output of its own, such as a Reports folder beside or inside "
                 + "the suite's folder"
+        case .holdsInput(let input):
+            "\(path): the output folder holds an input of this command (\(input)); the results and reports written "
+                + "there would replace it. Choose an --output of its own, such as a new folder beside the inputs"
         }
     }
 }
@@ -49,7 +61,8 @@ public struct OutputFolderError: Error, CustomStringConvertible, Equatable {
 /// Output folders: made ready for writing with readable errors, and locked for one run at a time.
 public enum OutputFolder {
     /// Creates `url` and its parents if needed, and checks that it can be written.
-    /// - Throws: ``OutputFolderError`` when the path or a parent is a file, or is not writable.
+    /// - Throws: ``OutputFolderError`` when the path or a parent is a file, is not writable, or the folder cannot
+    ///   be made in it (a name too long).
     public static func prepare(_ url: URL) throws(OutputFolderError) {
         let path = url.standardizedFileURL.path
         var existing = url.standardizedFileURL
@@ -69,7 +82,9 @@ public enum OutputFolder {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            throw OutputFolderError(path: path, problem: .notWritable(existing.path, reason: "\(error)"))
+            // The parent passed the access check, so the system's reason is something else: say it in words.
+            throw OutputFolderError(
+                path: path, problem: .cannotCreate(reason: FileSystemReason.writing(url, error, expecting: .folder)))
         }
     }
 
@@ -95,8 +110,39 @@ public enum OutputFolder {
         }
     }
 
+    /// Refuses an output folder that is the output folder of one of the results files a command reads (`SHARD`
+    /// for `SHARD/.gambit/results.json` or `SHARD/report.json`, see ``Runner/outputFolder(ofResults:)``): the
+    /// results and reports written there would replace that input. Each path is taken as the command line gave
+    /// it, and symbolic links are resolved before comparing; a folder beside or inside the inputs is fine.
+    /// - Parameters:
+    ///   - url: The output folder (it need not exist).
+    ///   - inputs: The results files the command reads.
+    /// - Throws: ``OutputFolderError`` with ``OutputFolderError/Problem/holdsInput(_:)`` naming the input.
+    public static func checkSeparate(_ url: URL, fromResults inputs: [URL]) throws(OutputFolderError) {
+        let output = OutputPath.realPath(url) ?? url.standardizedFileURL.path
+        for input in inputs where OutputPath.realPath(Runner.outputFolder(ofResults: input)) == output {
+            throw OutputFolderError(path: url.standardizedFileURL.path, problem: .holdsInput(input.path))
+        }
+    }
+
     /// The name of the lock file inside a run's data folder.
     public static let lockName = "lock"
+
+    /// Takes the lock of a run's output folder (`OUTPUT/.gambit/lock`), making the folders it needs: every command
+    /// that writes a run's folder (`run`, `sweep`, `merge`, `report`, `diagnose`) holds it while it writes, so that
+    /// none overwrites what another is writing there.
+    /// - Parameter output: The output folder.
+    /// - Returns: The lock, held until ``Lock/release()`` or deinit.
+    /// - Throws: ``OutputPathError`` when the data folder leads out of `output`; ``OutputFolderError`` when a
+    ///   folder cannot be made or written, or another process holds the lock (naming its pid).
+    public static func lock(_ output: URL) throws -> Lock {
+        let data = output.appendingPathComponent(Runner.dataFolder)
+        let file = data.appendingPathComponent(lockName)
+        try OutputPath.check(file, isInside: output)
+        try prepare(output)
+        try prepare(data)
+        return try Lock(file: file, folder: output)
+    }
 
     /// An exclusive `flock` on a folder's lock file, held until ``release()`` or deinit. The lock
     /// file holds the owner's pid, so that a second run can name it.

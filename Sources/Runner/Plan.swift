@@ -302,3 +302,27 @@ extension RunPlan {
             })
     }
 }
+
+extension RunPlan.Listing {
+    /// The listing with every private word masked as the reports mask it: in the suite's name, corpus and system
+    /// names, utterance ids, audio paths and check names. Corpora and utterances whose names mask alike stay apart
+    /// (see ``PrivateTermMasker/names(_:)``). A plan printed in a CI log names private data no more than a report.
+    /// - Parameter masker: The private words of the suite's data (``Runner/privateTermMasker(of:toolchain:)``).
+    public func redacting(_ masker: PrivateTermMasker) -> RunPlan.Listing {
+        guard !masker.isEmpty else { return self }
+        let corpusNames = masker.names(corpora.map(\.corpus) + items.map(\.corpus))
+        let utteranceNames = masker.names(items.map(\.utterance))
+        func corpus(_ name: String) -> String { corpusNames[name] ?? masker.fragment(name) }
+        var copy = self
+        copy.suite = masker.fragment(suite)
+        for c in copy.corpora.indices { copy.corpora[c].corpus = corpus(corpora[c].corpus) }
+        for i in copy.items.indices {
+            copy.items[i].corpus = corpus(items[i].corpus)
+            copy.items[i].system = masker.fragment(items[i].system)
+            copy.items[i].utterance = utteranceNames[items[i].utterance] ?? masker.fragment(items[i].utterance)
+            copy.items[i].audio = masker.fragment(items[i].audio)
+        }
+        for c in copy.checks.indices { copy.checks[c].name = masker.fragment(checks[c].name) }
+        return copy
+    }
+}

@@ -82,6 +82,59 @@ public final class Runner {
         output.appendingPathComponent(dataFolder).appendingPathComponent(resultsName)
     }
 
+    /// The output folder a results file was read from: `OUTPUT` for `OUTPUT/.gambit/results.json`; for
+    /// `OUTPUT/report.json`, or any other file, the folder it is in.
+    public static func outputFolder(ofResults file: URL) -> URL {
+        let folder = file.deletingLastPathComponent()
+        return folder.lastPathComponent == dataFolder ? folder.deletingLastPathComponent() : folder
+    }
+
+    /// What ``SuiteInfo/pathFromOutput`` records of results written into `output` from the suite file `suite`:
+    /// the suite's path from the output folder, both with their links resolved.
+    public static func pathFromOutput(_ output: URL, to suite: URL) -> String {
+        func real(_ url: URL) -> URL { OutputPath.realPath(url).map { URL(fileURLWithPath: $0) } ?? url }
+        return RunResults.relativePath(from: real(output), to: real(suite))
+    }
+
+    /// The suite file `results` came from, found from where they were read (`file`, as the command line named
+    /// it) and never from this command's working directory, which need not be the run's: through
+    /// ``SuiteInfo/pathFromOutput`` from the file's output folder. Results written before that was recorded
+    /// name the suite only by ``SuiteInfo/path``, from the run's working directory; it is looked for from this one.
+    /// - Returns: The suite file, or nil when it is not there (the results or the suite were moved).
+    public static func suiteFile(of results: RunResults, readFrom file: URL) -> URL? {
+        guard let relative = results.run.suite.pathFromOutput else {
+            let suite = URL(fileURLWithPath: results.run.suite.path)
+            return FileManager.default.fileExists(atPath: suite.path) ? suite : nil
+        }
+        // From the folder as named first, so that reports name the suite's folder from there as before; from its
+        // real path when a link on the way leads elsewhere (the path was recorded between real paths).
+        let folder = outputFolder(ofResults: file).standardizedFileURL
+        let real = OutputPath.realPath(folder).map { URL(fileURLWithPath: $0) } ?? folder
+        return [folder, real].lazy.map { $0.appendingPathComponent(relative).standardizedFileURL }
+            .first { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// The private words of `suite`'s training data, masked as the results of running it will mask them: the
+    /// words ``info(_:_:)`` records of each private variant's model, worked out from its data without preparing
+    /// it, so that what a command prints before anything is prepared (`gambit run`'s first line, the corpora it
+    /// synthesises, its plan) is masked as its reports are.
+    /// - Throws: When a training file cannot be read, or the base model's word list cannot be.
+    public static func privateTermMasker(of suite: Suite, toolchain: Toolchain) throws -> PrivateTermMasker {
+        var variants: [VariantInfo] = []
+        for variant in suite.variants {
+            let data = try Toolchain.loadTrainingData(variant.training)
+            guard data.isPrivate else { continue }
+            let boosted = try toolchain.compiler.boosted(data, options: variant.prepareOptions)
+            variants.append(
+                VariantInfo(
+                    name: variant.name, trainingDataFile: variant.training.lastPathComponent, isPrivate: true,
+                    boostedWords: boosted.words, multiWordTerms: boosted.terms,
+                    templates: slotTemplates(LanguageModelCompiler.templateSlots(of: data))))
+        }
+        // Every run scores with the standard normalizer (see `settings`).
+        return PrivateTermMasker(variants: variants, normalizer: .standard)
+    }
+
     let suite: Suite
     let options: RunOptions
     let toolchain: Toolchain
@@ -110,8 +163,7 @@ public final class Runner {
     public func run() throws -> RunResults {
         let dataFolder = try openOutput()
         // One run per output folder: two would interleave their journals and overwrite each other's reports.
-        let lock = try OutputFolder.Lock(
-            file: dataFolder.appendingPathComponent(OutputFolder.lockName), folder: options.output)
+        let lock = try OutputFolder.lock(options.output)
         defer { lock.release() }
         var timer = StageTimer()
         let prepared = try prepare(timer: &timer)
@@ -182,6 +234,14 @@ public final class Runner {
         let journal = options.output.appendingPathComponent(Self.dataFolder).appendingPathComponent(Self.journalName)
         let journaled = options.fresh ? [] : Transcriber.answeredKeys(in: journal)
         return (plan, journaled)
+    }
+
+    /// What `gambit run --plan` prints: ``plan()``'s listing, with the private words of the suite's data masked as
+    /// the reports mask them (see ``privateTermMasker(of:toolchain:)``).
+    public func listing() throws -> RunPlan.Listing {
+        let (plan, journaled) = try self.plan()
+        return plan.listing(suite: suite, shard: options.shard, journaled: journaled)
+            .redacting(try Self.privateTermMasker(of: suite, toolchain: toolchain))
     }
 
     /// What ``prepareOnly()`` made: the variants and oracles now in the cache.
@@ -286,11 +346,16 @@ public final class Runner {
                 expand: t.validate + t.count, estimate: t.estimate, write: t.writeARPA + t.vocabulary,
                 compileBinary: t.compileBinary),
             boostedWords: manifest.boostedWords, multiWordTerms: manifest.boostedTerms,
-            templates: manifest.templates.isEmpty
-                ? nil
-                : SlotTemplates(
-                    templates: manifest.templates.map(\.tokens),
-                    classes: manifest.templates.reduce(into: [:]) { $0.merge($1.classes) { a, _ in a } }))
+            templates: Self.slotTemplates(manifest.templates))
+    }
+
+    /// Templates as the results hold them: each one's tokens, and the values of every class (the first
+    /// template's, where two name a class alike); nil without templates.
+    static func slotTemplates(_ templates: [TemplateSlots]) -> SlotTemplates? {
+        guard !templates.isEmpty else { return nil }
+        return SlotTemplates(
+            templates: templates.map(\.tokens),
+            classes: templates.reduce(into: [:]) { $0.merge($1.classes) { a, _ in a } })
     }
 
     func plan(_ prepared: Prepared, modelFingerprint: String) throws -> RunPlan {
@@ -343,7 +408,9 @@ public final class Runner {
         }
         let info = RunInfo(
             gambitVersion: Self.version, createdAt: ISO8601DateFormatter().string(from: Date()),
-            suite: SuiteInfo(name: suite.name, path: relative(suite.file), contentHash: suite.contentHash),
+            suite: SuiteInfo(
+                name: suite.name, path: relative(suite.file), contentHash: suite.contentHash,
+                pathFromOutput: Self.pathFromOutput(options.output, to: suite.file)),
             shard: options.shard, settings: settings,
             engine: EngineInfo(
                 name: "PocketSphinx", version: "5prealpha (Debian 0.8+5prealpha+1)",
@@ -455,14 +522,25 @@ public final class Runner {
         var data = CustomLanguageModelData(
             locale: Locale(identifier: "en_US"), identifier: "gambit.oracle.\(corpus.name)", version: "1",
             isPrivate: isPrivate)
-        for sentence in sentences { data.insert(phrase: sentence, count: 1) }
+        // Each sentence is located at the manifest line that first says it, so that a word it cannot pronounce is
+        // reported there, not at this file.
+        var lineOfSentence: [String: Int] = [:]
+        let numbered = (try? CorpusManifest.numberedEntries(corpus.manifest, audioFolder: corpus.audioFolder)) ?? []
+        for (line, entry) in numbered {
+            let sentence = WordTokenizer.tokenize(entry.text).joined(separator: " ")
+            if lineOfSentence[sentence] == nil { lineOfSentence[sentence] = line }
+        }
+        for sentence in sentences {
+            let location = SourceLocation(file: corpus.manifest.path, line: lineOfSentence[sentence])
+            data.insert(phraseCount: PhraseCount(phrase: sentence, count: 1, location: location))
+        }
         var seen = Set<String>()
         for pronunciation in pronunciations where seen.insert(pronunciation.grapheme.lowercased()).inserted {
             data.insert(term: pronunciation)
         }
         let folder = toolchain.cacheFolder.appendingPathComponent("oracle")
             .appendingPathComponent(Self.sha256(corpus.manifest.path).prefix(12).description)
-        let artifact = try toolchain.compiler.prepare(data, output: folder).artifact
+        let artifact = try prepareOracle(data, of: corpus, in: folder)
         ModelCache.recordSources([corpus.manifest] + suite.variants.map(\.training), in: folder)
         let grammar =
             "#JSGF V1.0;\ngrammar oracle;\npublic <sentence> = "
@@ -471,6 +549,21 @@ public final class Runner {
         configuration.grammar = grammar
         configuration.fingerprint = Self.sha256(grammar + artifact.manifest.fingerprint)
         return configuration
+    }
+
+    /// The oracle's data prepared into `folder`. Invalid data (a reference word nothing pronounces) is said to be
+    /// the oracle's, with where its pronunciations come from.
+    func prepareOracle(_ data: CustomLanguageModelData, of corpus: Suite.Corpus, in folder: URL) throws
+        -> PreparedArtifact
+    {
+        do {
+            return try toolchain.compiler.prepare(data, output: folder).artifact
+        } catch LanguageModelError.invalidTrainingData(let message) {
+            throw LanguageModelError.invalidTrainingData(
+                message + " The oracle of corpus \(corpus.name) is a grammar of its references and takes its "
+                    + "pronunciations from every variant's training data: add the entry to a variant's, or correct "
+                    + "the reference.")
+        }
     }
 
     /// A path relative to the working directory (with `..` steps when it is elsewhere), never absolute.

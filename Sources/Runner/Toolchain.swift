@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LanguageModel
 import Recognition
+import Scoring
 import TrainingData
 
 /// Joins the pipeline's stages for one acoustic model: reads training data, prepares it (cached by
@@ -36,13 +37,27 @@ public final class Toolchain {
     }
 
     /// Reads training data from YAML (`.yaml`, `.yml`) or from an exported file (anything else).
+    /// - Throws: ``TrainingDataError`` for the data's problems, ``LanguageModelError/unreadable(path:reason:)``
+    ///   (in words: "a folder, not a training-data file") when the file cannot be read.
     public static func loadTrainingData(_ url: URL) throws -> CustomLanguageModelData {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
             throw LanguageModelError.unreadable(path: url.path, reason: "no such training-data file")
         }
-        switch url.pathExtension.lowercased() {
-        case "yaml", "yml": return try CustomLanguageModelData(yamlFile: url)
-        default: return try CustomLanguageModelData(contentsOf: url)
+        guard !isFolder.boolValue else {
+            throw LanguageModelError.unreadable(
+                path: url.path, reason: "a folder, not a training-data file; give the YAML file itself")
+        }
+        do {
+            switch url.pathExtension.lowercased() {
+            case "yaml", "yml": return try CustomLanguageModelData(yamlFile: url)
+            default: return try CustomLanguageModelData(contentsOf: url)
+            }
+        } catch let error as TrainingDataError {
+            throw error
+        } catch {
+            throw LanguageModelError.unreadable(
+                path: url.path, reason: "cannot read the training data: \(FileSystemReason.reading(url, error))")
         }
     }
 

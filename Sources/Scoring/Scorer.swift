@@ -227,7 +227,7 @@ struct Evaluation {
         do {
             data = try Data(contentsOf: file)
         } catch {
-            throw ScoringError.unreadableFile(path: file.path, reason: error.localizedDescription)
+            throw ScoringError.unreadableFile(path: file.path, reason: FileSystemReason.reading(file, error))
         }
         let labels = try data.withUnsafeBytes { raw in
             try RecordScanner.labels(raw.bindMemory(to: UInt8.self), field: field, path: reference.path)

@@ -156,7 +156,11 @@ extension CustomLanguageModelData {
                         .nonPositiveCount(what: "phrase \"\(phrase.phrase)\"", count: phrase.count), at: phrase.location
                     ))
             }
-            if let token = WordTokenizer.reservedToken(in: phrase.phrase) {
+            if let reference = WordTokenizer.classReference(in: phrase.phrase) {
+                problems.append(
+                    TrainingDataError(
+                        .classReferenceInPhrase(text: phrase.phrase, reference: reference), at: phrase.location))
+            } else if let token = WordTokenizer.reservedToken(in: phrase.phrase) {
                 problems.append(
                     TrainingDataError(
                         .reservedToken(what: "phrase", text: phrase.phrase, token: token), at: phrase.location))
@@ -166,6 +170,10 @@ extension CustomLanguageModelData {
             }
         }
         for group in templateGroups {
+            if group.templates.isEmpty {
+                problems.append(
+                    TrainingDataError(.emptyTemplateGroup(classes: group.classes.keys.sorted()), at: group.location))
+            }
             for (name, values) in group.classes.sorted(by: { $0.key < $1.key }) {
                 for value in values {
                     guard let token = WordTokenizer.reservedToken(in: value) else { continue }
@@ -200,6 +208,38 @@ extension CustomLanguageModelData {
             problems.append(TrainingDataError(.budgetExceeded(total: total, budget: limits.sampleBudget)))
         }
         return problems
+    }
+
+    /// What the data probably did not mean to say, in the order of the data: a class no template of its group
+    /// uses (its values are never trained), and a phrase that says the same words as an earlier one (the
+    /// counts add up). The data can be used as it is; `gambit lint` prints these as warnings.
+    public func warnings() -> [TrainingDataError] {
+        var warnings: [TrainingDataError] = []
+        let tokens = phraseCounts.map { WordTokenizer.tokenize($0.phrase) }
+        var totals: [[String]: Int] = [:]
+        for (phrase, words) in zip(phraseCounts, tokens) where !words.isEmpty {
+            totals[words] = totals[words, default: 0].saturatingAdding(max(phrase.count, 0))
+        }
+        var first: [[String]: PhraseCount] = [:]
+        for (phrase, words) in zip(phraseCounts, tokens) where !words.isEmpty {
+            guard let earlier = first[words] else {
+                first[words] = phrase
+                continue
+            }
+            warnings.append(
+                TrainingDataError(
+                    .duplicatePhrase(
+                        text: phrase.phrase, first: earlier.phrase, firstLocation: earlier.location,
+                        total: totals[words] ?? phrase.count),
+                    at: phrase.location))
+        }
+        for group in templateGroups where !group.templates.isEmpty {
+            let used = Set(group.templates.flatMap(\.classReferences))
+            for (name, values) in group.classes.sorted(by: { $0.key < $1.key }) where !used.contains(name) {
+                warnings.append(TrainingDataError(.unusedClass(name: name, values: values), at: group.location))
+            }
+        }
+        return warnings
     }
 
     /// Checks the data and throws its first problem.

@@ -23,7 +23,9 @@ public struct PhraseCount: DataInsertable, Hashable, CustomStringConvertible {
         self.init(phrase: phrase, count: count, location: SourceLocation(file: fileID, line: line))
     }
 
-    init(phrase: String, count: Int, location: SourceLocation?) {
+    /// Creates a phrase count read from a file, located where the file says it (a manifest's line, for
+    /// phrases made from a corpus's references), so that an error about it names that place.
+    public init(phrase: String, count: Int, location: SourceLocation?) {
         self.phrase = phrase
         self.count = count
         self.location = location
@@ -80,6 +82,11 @@ public enum TemplatePhraseCountGenerator {
         }
 
         public var templates: [Template] { [self] }
+
+        /// The class names the template refers to (`<piece>` → `piece`), in order, repeats included.
+        public var classReferences: [String] {
+            body.matches(of: #/<([^<>]*)>/#).map { String($0.output.1).trimmingCharacters(in: .whitespaces) }
+        }
 
         public static func == (lhs: Template, rhs: Template) -> Bool {
             lhs.body == rhs.body && lhs.count == rhs.count

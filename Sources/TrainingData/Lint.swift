@@ -147,6 +147,9 @@ public struct LintReport: Codable, Sendable, Equatable {
     public var pronunciationProblems: [PronunciationProblem]
     /// Every validation problem, as its full message with location.
     public var problems: [String]
+    /// Every warning (``CustomLanguageModelData/warnings()``), as its full message with location: the data is
+    /// usable, but probably not what its author meant.
+    public var warnings: [String]
     /// Out-of-vocabulary words; filled by the language model stage.
     public var oov: [OOVWord]
 
@@ -180,12 +183,13 @@ public struct LintReport: Codable, Sendable, Equatable {
         }
         copy.oov = oov.map { OOVWord(word: mask, resolution: $0.resolution, source: $0.source) }
         copy.problems = problems.map { _ in "\(mask) problem (details hidden: the data is private)" }
+        copy.warnings = warnings.map { _ in "\(mask) warning (details hidden: the data is private)" }
         return copy
     }
 }
 
 extension CustomLanguageModelData {
-    /// Lints the data: never throws, reports every problem.
+    /// Lints the data: never throws, reports every problem and every warning.
     /// - Parameters:
     ///   - limits: The budget and expansion limit.
     ///   - requestedLocale: The locale the data will be used with, if known.
@@ -265,6 +269,7 @@ extension CustomLanguageModelData {
             phrases: phrases, templates: templates, vocabulary: vocabulary.sorted(), vocabularySize: vocabulary.count,
             boostedTerms: boosted.sorted(), pronunciations: pronunciationEntries,
             pronunciationProblems: pronunciationProblems,
-            problems: problems(limits: limits, requestedLocale: requestedLocale).map(\.description), oov: [])
+            problems: problems(limits: limits, requestedLocale: requestedLocale).map(\.description),
+            warnings: warnings().map(\.description), oov: [])
     }
 }

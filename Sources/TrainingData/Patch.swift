@@ -64,13 +64,16 @@ extension CustomLanguageModelData {
     /// A YAML double-quoted scalar.
     static func quoted(_ text: String) -> String { quotedString(text) }
 
-    /// This data with `patch` merged in: a phrase of the patch sets that phrase's count (or adds the phrase), a
-    /// template sets the count of the template with the same text (or adds its group), and a pronunciation adds
-    /// its X-SAMPA strings to the word's (or adds the word). The data's locale, identifier, version and privacy
-    /// are kept.
+    /// This data with `patch` merged in: a phrase of the patch sets the count of the phrase that says the same
+    /// words (the same text first, else the same words in other case or punctuation), or adds the phrase; a
+    /// template sets the count of the template with the same text (or adds it in a group of the classes it uses),
+    /// and a pronunciation adds its X-SAMPA strings to the word's (or adds the word). The data's locale,
+    /// identifier and version are kept; the merged data is private when either is, since a private patch holds
+    /// private phrases and names.
     /// - Returns: The merged data and one line per change ("phrase \"…\": count 25 → 38").
     /// - Throws: ``TrainingDataError/Kind/patchMismatch(field:data:patch:)`` when the patch's locale or identifier
-    ///   is not the data's.
+    ///   is not the data's, or the patch's first problem (a count that is not positive, an unsupported X-SAMPA
+    ///   symbol…), located in the patch, so that nothing is merged from a patch that is wrong.
     public func applying(_ patch: CustomLanguageModelData) throws(TrainingDataError) -> (
         data: CustomLanguageModelData, changes: [String]
     ) {
@@ -81,15 +84,28 @@ extension CustomLanguageModelData {
         guard patch.identifier == identifier else {
             throw TrainingDataError(.patchMismatch(field: "identifier", data: identifier, patch: patch.identifier))
         }
+        // The patch's own problems, where the patch says them; the budget and the locale are the merged data's
+        // to answer for.
+        let unlimited = TrainingDataLimits(sampleBudget: .max, maxTemplateExpansions: .max)
+        if let problem = patch.problems(limits: unlimited).first(where: { problem in
+            if case .unsupportedLocale = problem.kind { return false }
+            return true
+        }) {
+            throw problem
+        }
         var changes: [String] = []
         var merged = CustomLanguageModelData(
-            locale: locale, identifier: identifier, version: version, isPrivate: isPrivate)
+            locale: locale, identifier: identifier, version: version, isPrivate: isPrivate || patch.isPrivate)
         var phraseCounts = self.phraseCounts
         for change in patch.phraseCounts {
-            if let index = phraseCounts.firstIndex(where: { $0.phrase == change.phrase }) {
+            let words = WordTokenizer.tokenize(change.phrase)
+            if let index = phraseCounts.firstIndex(where: { $0.phrase == change.phrase })
+                ?? phraseCounts.firstIndex(where: { WordTokenizer.tokenize($0.phrase) == words })
+            {
                 guard phraseCounts[index].count != change.count else { continue }
                 changes.append(
-                    "phrase \(Self.quoted(change.phrase)): count \(phraseCounts[index].count) → \(change.count)")
+                    "phrase \(Self.quoted(phraseCounts[index].phrase)): count \(phraseCounts[index].count) → "
+                        + "\(change.count)")
                 phraseCounts[index].count = change.count
             } else {
                 changes.append("phrase \(Self.quoted(change.phrase)) added with count \(change.count)")
@@ -117,8 +133,13 @@ extension CustomLanguageModelData {
             }
             if !added.isEmpty {
                 changes += added.map { "template \(Self.quoted($0.body)) added with count \($0.count)" }
+                // Only the classes the added templates use: the patch's others name the group it changes, and
+                // would sit unused in the new one.
+                let used = Set(added.flatMap(\.classReferences))
                 groups.append(
-                    PhraseCountsFromTemplates(classes: group.classes, templates: added, location: group.location))
+                    PhraseCountsFromTemplates(
+                        classes: group.classes.filter { used.contains($0.key) }, templates: added,
+                        location: group.location))
             }
         }
         for group in groups { merged.insert(templates: group) }

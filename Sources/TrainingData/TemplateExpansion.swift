@@ -23,8 +23,9 @@ public struct CompiledTemplate: Sendable {
     let needsWholeTokenization: Bool
 
     /// Parses `template` against `classes`.
-    /// - Throws: ``TrainingDataError`` for an unknown or empty class, a malformed reference, a phrase
-    ///   with no words, or more expansions than `limits.maxTemplateExpansions`.
+    /// - Throws: ``TrainingDataError`` for an unknown or empty class, a malformed reference (unclosed, empty, or
+    ///   with spaces inside its brackets), a phrase with no words, or more expansions than
+    ///   `limits.maxTemplateExpansions`.
     public init(
         _ template: TemplatePhraseCountGenerator.Template, classes: [String: [String]],
         limits: TrainingDataLimits = .default
@@ -54,10 +55,20 @@ public struct CompiledTemplate: Sendable {
                     .malformedTemplate(template: template.body, problem: "'<' at offset \(index) is never closed"),
                     at: location)
             }
-            let name = String(characters[(index + 1)..<close]).trimmingCharacters(in: .whitespaces)
+            let inside = String(characters[(index + 1)..<close])
+            let name = inside.trimmingCharacters(in: .whitespaces)
             if name.isEmpty {
                 throw TrainingDataError(
                     .malformedTemplate(template: template.body, problem: "empty class reference <>"), at: location)
+            }
+            // `< piece >` is refused, not read as <piece>: spaced brackets are as likely literal text, and the
+            // file should say which it means.
+            if name != inside {
+                throw TrainingDataError(
+                    .malformedTemplate(
+                        template: template.body,
+                        problem: "\"<\(inside)>\" has spaces inside its brackets (write <\(name)>)"),
+                    at: location)
             }
             guard let values = classes[name] else {
                 throw TrainingDataError(

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Splits text into the lowercase words a language model sees.
 ///
 /// The rules, applied the same way to phrases, templates, class values and graphemes:
@@ -48,6 +50,20 @@ public enum WordTokenizer {
         guard let match = text.firstMatch(of: #/<\/?[^<>\s]*>|\[[^\[\]]*\]|\+\+[^+\s]+\+\+/#) else { return nil }
         return String(match.output)
     }
+
+    /// The first `<…>` in `text` that reads as a class reference (`<piece>`, `< piece >`), not a decoder
+    /// marker (see ``reservedToken(in:)``). Outside a template it would be trained as the bare word.
+    public static func classReference(in text: String) -> String? {
+        for match in text.matches(of: #/<([^<>]*)>/#) {
+            let name = String(match.output.1).trimmingCharacters(in: .whitespaces)
+            guard name.contains(where: isWordCharacter), !markerNames.contains(name.lowercased()) else { continue }
+            return String(match.output.0)
+        }
+        return nil
+    }
+
+    /// The names inside the angle-bracket markers a decoder writes (`<s>`, `</s>`, `<unk>`, `<sil>`).
+    static let markerNames: Set<String> = ["s", "/s", "unk", "sil"]
 
     static func isWordCharacter(_ character: Character) -> Bool {
         character.isLetter || character.isNumber

@@ -74,6 +74,14 @@ public struct TrainingDataError: Error, Sendable, Hashable, CustomStringConverti
         case malformedExport(problem: String)
         /// A patch (`gambit lint --apply`) is for other data: its locale or identifier differs.
         case patchMismatch(field: String, data: String, patch: String)
+        /// A template group has classes but no templates (`items: []`), so nothing of it is trained.
+        case emptyTemplateGroup(classes: [String])
+        /// A phrase holds what reads as a class reference (`< piece >`); phrases are taken word for word.
+        case classReferenceInPhrase(text: String, reference: String)
+        /// Warning: a class no template of its group uses, so its values are never trained.
+        case unusedClass(name: String, values: [String])
+        /// Warning: a phrase says the same words as an earlier one, so their counts add up.
+        case duplicatePhrase(text: String, first: String, firstLocation: SourceLocation?, total: Int)
     }
 
     /// What went wrong.
@@ -87,8 +95,19 @@ public struct TrainingDataError: Error, Sendable, Hashable, CustomStringConverti
         self.location = location
     }
 
+    /// Whether this is a warning: the data can be used as written, but probably says less than its author meant.
+    /// ``CustomLanguageModelData/warnings()`` gives these, and
+    /// ``CustomLanguageModelData/problems(limits:requestedLocale:)`` never does.
+    public var isWarning: Bool {
+        switch kind {
+        case .unusedClass, .duplicatePhrase: true
+        default: false
+        }
+    }
+
     public var description: String {
-        let prefix = location.map { "\($0): error: " } ?? "error: "
+        let severity = isWarning ? "warning" : "error"
+        let prefix = location.map { "\($0): \(severity): " } ?? "\(severity): "
         return prefix + message
     }
 
@@ -163,6 +182,23 @@ public struct TrainingDataError: Error, Sendable, Hashable, CustomStringConverti
         case .patchMismatch(let field, let data, let patch):
             return "the patch's \(field) is \"\(patch)\" but the training data's is \"\(data)\"; "
                 + "a patch applies only to the data it was made for"
+        case .emptyTemplateGroup(let classes):
+            let list = classes.isEmpty ? "no classes" : "classes " + classes.map { "<\($0)>" }.joined(separator: ", ")
+            return "a template group with \(list) has no templates (`items` is empty), so none of it is trained;"
+                + " add a template under `items`, or remove the group."
+        case .classReferenceInPhrase(let text, let reference):
+            let words = WordTokenizer.tokenize(reference).joined(separator: " ")
+            return "phrase \"\(text)\" holds \"\(reference)\", which reads as a class reference, but a phrase is"
+                + " taken word for word (it would train the word \"\(words)\"). Put it in a template, written"
+                + " <\(words)> with a class of that name, or write the words themselves."
+        case .unusedClass(let name, let values):
+            let shown = values.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ") + (values.count > 3 ? ", …" : "")
+            return "class <\(name)> is defined but no template of its group uses it, so its values (\(shown)) are"
+                + " never trained. Use it in a template as <\(name)>, or remove it."
+        case .duplicatePhrase(let text, let first, let firstLocation, let total):
+            let place = firstLocation.map { " (\($0))" } ?? ""
+            return "phrase \"\(text)\" says the same words as \"\(first)\"\(place), so their counts add up to"
+                + " \(total). Give the words once, with the count you mean."
         }
     }
 }

@@ -46,6 +46,11 @@ struct TextsAndPlanTests {
         }
         let empty = try fixture("t.tsv", "a\t\tdev\n")
         #expect(throws: CorpusError.emptyValue(path: empty.path, line: 1, key: "text")) { try CorpusText.load(empty) }
+        // A row that opens with a tab has an empty id: not the id "two" and the text "dev".
+        let noID = try fixture("t.tsv", "a\tone\tdev\n\ttwo\tdev\n")
+        #expect(throws: CorpusError.emptyValue(path: noID.path, line: 2, key: "id")) { try CorpusText.load(noID) }
+        let spaced = try fixture("t.tsv", "  a\tone\tdev\t\n")
+        #expect(try CorpusText.load(spaced) == [CorpusText(id: "a", text: "one", split: "dev")])
     }
 
     @Test func voicesAndConditionsParseAndPrint() throws {

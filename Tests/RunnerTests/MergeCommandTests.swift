@@ -42,6 +42,54 @@ struct MergeCommandTests {
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
+    /// Every shard's results, as bytes.
+    func shardResults() throws -> [Data] {
+        try (0..<4).map { try Data(contentsOf: Runner.resultsFile(in: folder.appendingPathComponent("s\($0)"))) }
+    }
+
+    @Test(
+        "A merge into one of its own shards is refused before anything is written, however the shard is named",
+        arguments: ["s0", "./s2/", "link-to-s1", "s3/.gambit/.."])
+    func intoAShard(output: String) throws {
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("link-to-s1"), withDestinationURL: folder.appendingPathComponent("s1"))
+        let before = try shardResults()
+        // Relative paths are the command line's, taken from the folder it runs in.
+        let (status, text) = try TestSupport.gambit(["merge", "s0", "s1", "s2", "s3", "--output", output], in: folder)
+        #expect(status == 2, "\(text)")
+        #expect(text.contains("the output folder holds an input of this command"), "\(text)")
+        #expect(text.contains("--output"), "\(text)")
+        #expect(try shardResults() == before)
+        for index in 0..<4 { #expect(!FileManager.default.fileExists(atPath: path("s\(index)/report.html"))) }
+    }
+
+    @Test("merge, report and diagnose take the output folder's lock: a folder another gambit holds is refused")
+    func lockedOutput() throws {
+        let out = folder.appendingPathComponent("out")
+        let shards = (0..<4).map { path("s\($0)") }
+        let merged = try TestSupport.gambit(["merge"] + shards + ["--output", out.path])
+        #expect([0, 1, 3].contains(merged.status), "\(merged.output)")
+        let before = try Data(contentsOf: Runner.resultsFile(in: out))
+        // Held here as a run holds it while it decodes.
+        let lock = try OutputFolder.lock(out)
+        defer { lock.release() }
+        let pid = ProcessInfo.processInfo.processIdentifier
+        for command in [
+            ["merge"] + shards + ["--output", out.path], ["report", out.path, "--output", out.path],
+            ["diagnose", out.path],
+        ] {
+            let refused = try TestSupport.gambit(command)
+            #expect(refused.status == 2, "\(command[0]): \(refused.output)")
+            #expect(
+                refused.output.contains("\(out.path): the output folder is in use by another gambit run (pid \(pid))"),
+                "\(command[0]): \(refused.output)")
+        }
+        #expect(try Data(contentsOf: Runner.resultsFile(in: out)) == before)
+        lock.release()
+        let report = try TestSupport.gambit(["report", out.path, "--output", out.path])
+        #expect(report.status == 0, "\(report.output)")
+    }
+
     @Test("Shards 0/4 and 2/4 alone are refused, naming 1/4 and 3/4, and nothing is written")
     func refused() throws {
         let (status, output) = try TestSupport.gambit(["merge", path("s0"), path("s2"), "--output", path("out")])

@@ -2,6 +2,7 @@ import Corpus
 import Foundation
 import Recognition
 import Results
+import Scoring
 import Testing
 
 @testable import Runner
@@ -172,6 +173,31 @@ import Testing
         #expect(listing.toDecode == plan.items.count - 10)
         #expect(listing.items.filter(\.journaled).count == 10)
         #expect(listing.items[0].audio == "audio/chess-0.wav")
+    }
+
+    @Test("A private word is masked wherever the listing names it: corpora, systems, utterances, audio, checks")
+    func privateWordsMaskedInTheListing() throws {
+        let plan = try Self.plan()
+        let masker = PrivateTermMasker(
+            variants: [
+                VariantInfo(
+                    name: "medical-full", trainingDataFile: "medical-full.yaml", isPrivate: true,
+                    boostedWords: ["metoprolol", "medical"])
+            ], normalizer: .standard)
+        let listing = plan.listing(suite: Self.suite(), shard: nil, journaled: []).redacting(masker)
+        let json = String(decoding: try JSONEncoder().encode(listing), as: UTF8.self)
+        #expect(json.range(of: "medical", options: .caseInsensitive) == nil, "\(json)")
+        #expect(listing.corpora.map(\.corpus).contains("‹term-2›"), "\(listing.corpora)")
+        #expect(
+            listing.items.contains { $0.system == "customized ‹term-2›-full" && $0.audio == "audio/‹term-2›-0.wav" })
+        #expect(listing.checks.contains { $0.name == "canary: ‹term-2›-full" })
+        // Only the private words go: counts, keys and the other names stay as they are.
+        let plain = plan.listing(suite: Self.suite(), shard: nil, journaled: [])
+        #expect(listing.items.map(\.key) == plain.items.map(\.key))
+        #expect(listing.corpora.map(\.utterances) == plain.corpora.map(\.utterances))
+        let chess = plain.items.filter { $0.corpus == "chess" }.map(\.utterance)
+        #expect(listing.items.filter { $0.corpus == "chess" }.map(\.utterance) == chess)
+        #expect(plain.redacting(PrivateTermMasker(variants: [], normalizer: .standard)).suite == plain.suite)
     }
 
     @Test func checksNamedAsTheReportNamesThem() throws {

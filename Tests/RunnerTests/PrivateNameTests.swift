@@ -25,6 +25,43 @@ private func privatelyNamed(chess: String = "chess") -> RunResults {
     return results
 }
 
+/// A suite named after a contact, as a user might name it: `siobhan-suite`, with the corpus `calls-siobhan` and the
+/// variant `siobhan-full`, whose private data says "call siobhan okonkwo". Its one utterance's audio is not audio:
+/// a plan never reads it, and a run fails it at once, without decoding anything.
+private func privateSuite() throws -> URL {
+    let folder = try TestSupport.temporaryDirectory("private-suite")
+    try FileManager.default.createDirectory(
+        at: folder.appendingPathComponent("audio"), withIntermediateDirectories: true)
+    try Data("not audio".utf8).write(to: folder.appendingPathComponent("audio/call-siobhan.wav"))
+    try (#"{"id": "call-siobhan", "audio": "audio/call-siobhan.wav", "text": "call siobhan okonkwo"}"# + "\n")
+        .write(to: folder.appendingPathComponent("calls.jsonl"), atomically: true, encoding: .utf8)
+    try """
+    locale: en-US
+    identifier: com.example.contacts
+    version: "1"
+    private: true
+    phrases:
+      - {phrase: "call siobhan okonkwo", count: 10}
+
+    """.write(to: folder.appendingPathComponent("siobhan-contacts.yaml"), atomically: true, encoding: .utf8)
+    let suite = folder.appendingPathComponent("siobhan-suite.yaml")
+    try """
+    name: siobhan-suite
+    corpora:
+      - {name: calls-siobhan, manifest: calls.jsonl, role: domain}
+    variants:
+      - {name: siobhan-full, training: siobhan-contacts.yaml, weight: 0.5}
+    modes: [baseline, customized]
+
+    """.write(to: suite, atomically: true, encoding: .utf8)
+    return suite
+}
+
+/// Whether `text` names none of the private suite's terms.
+private func namesNoPrivateTerm(_ text: String) -> Bool {
+    ["siobhan", "okonkwo"].allSatisfy { text.range(of: $0, options: .caseInsensitive) == nil }
+}
+
 /// Every regular file under `folder` but Gambit's own data (`.gambit/`, which keeps private data in clear by
 /// design), as paths relative to `folder`.
 private func reportFiles(under folder: URL) -> [String] {
@@ -96,6 +133,69 @@ struct PrivateNameTests {
         #expect(written.count == results.corpora.count + 2 * results.systems.count)
         #expect(Set(written.map(\.path)).count == written.count)
         #expect(written.allSatisfy { $0.path.range(of: "siobhan", options: .caseInsensitive) == nil })
+    }
+
+    @Test("gambit run --plan, as a table or as JSON, masks private terms in every name", arguments: [false, true])
+    func plan(json: Bool) throws {
+        let suite = try privateSuite()
+        let plan = try TestSupport.gambit(
+            ["run", suite.lastPathComponent, "--plan", "--output", "out", "--cache-dir", "cache"]
+                + (json ? ["--json"] : []), in: suite.deletingLastPathComponent())
+        #expect(plan.status == 0, "\(plan.output)")
+        #expect(plan.output.contains("calls-‹term-"), "\(plan.output)")
+        #expect(namesNoPrivateTerm(plan.output), "\(plan.output)")
+    }
+
+    @Test("gambit run's first line masks the suite's name as its results will, and the run's folder names its suite")
+    func runFirstLine() throws {
+        let suite = try privateSuite()
+        let folder = suite.deletingLastPathComponent()
+        let run = try TestSupport.gambit(
+            ["run", suite.lastPathComponent, "--output", "out", "--cache-dir", "cache", "--workers", "1"], in: folder)
+        // The audio is not audio: both decodes fail, and the checks that needed them.
+        #expect([1, 3].contains(run.status), "\(run.output)")
+        let banner = run.output.split(separator: "\n").first { $0.hasPrefix("running ") }.map(String.init) ?? ""
+        #expect(banner.hasPrefix("running ‹term-") && banner.hasSuffix("-suite: 1 corpora, 1 variants, 1 workers"))
+        #expect(namesNoPrivateTerm(run.output), "\(run.output)")
+
+        // Masked before anything is prepared as the results are masked after.
+        let out = folder.appendingPathComponent("out")
+        let results = try RunResults.load(from: Runner.resultsFile(in: out))
+        let early = try Runner.privateTermMasker(
+            of: Suite.load(suite), toolchain: Toolchain(cacheFolder: folder.appendingPathComponent("cache")))
+        #expect(!early.isEmpty && early.masks == PrivateTermMasker(results).masks, "\(early.masks)")
+
+        // The results name the suite from their folder: `report` finds it from any working directory.
+        #expect(results.run.suite.pathFromOutput == "../siobhan-suite.yaml")
+        let elsewhere = try TestSupport.temporaryDirectory("private-elsewhere")
+        let report = try TestSupport.gambit(["report", out.path, "--output", folder.path], in: elsewhere)
+        #expect(report.status == 2 && report.output.contains("holds the suite's own files"), "\(report.output)")
+    }
+
+    @Test("gambit diagnose's progress and failure lines mask private terms, as its summary does")
+    func diagnoseProgress() throws {
+        let suite = try privateSuite()
+        let folder = suite.deletingLastPathComponent()
+        let run = try TestSupport.gambit(
+            ["run", suite.lastPathComponent, "--output", "out", "--cache-dir", "cache", "--workers", "1"], in: folder)
+        #expect([1, 3].contains(run.status), "\(run.output)")
+        // The customized decode made as if it had missed the boosted names, so that the diagnosis examines it (and
+        // names the utterance it cannot read).
+        let file = Runner.resultsFile(in: folder.appendingPathComponent("out"))
+        var results = try RunResults.load(from: file)
+        for s in results.systems.indices where results.systems[s].mode == .customized {
+            for u in results.systems[s].utterances.indices {
+                results.systems[s].utterances[u].failure = nil
+                results.systems[s].utterances[u].failureKind = nil
+            }
+        }
+        try results.write(to: file)
+
+        let diagnose = try TestSupport.gambit(["diagnose", "out", "--cache-dir", "cache"], in: folder)
+        #expect(diagnose.status == 0, "\(diagnose.output)")
+        #expect(diagnose.output.contains("diagnose: ‹term-"), "\(diagnose.output)")
+        #expect(diagnose.output.contains("not examined: calls-‹term-"), "\(diagnose.output)")
+        #expect(namesNoPrivateTerm(diagnose.output), "\(diagnose.output)")
     }
 
     @Test("masking names that hold no private term changes nothing")

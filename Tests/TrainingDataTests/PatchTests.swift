@@ -66,6 +66,23 @@ struct PatchTests {
         #expect(try merged.applying(patch).changes.isEmpty)
     }
 
+    @Test(
+        "The merged data is private when the data or the patch is: a private patch holds private names",
+        arguments: [(false, true, true), (true, false, true), (true, true, true), (false, false, false)])
+    func privacyKept(dataIsPrivate: Bool, patchIsPrivate: Bool, merged: Bool) throws {
+        var data = ChessFixture.swiftData()
+        data.isPrivate = dataIsPrivate
+        var patch = CustomLanguageModelData(
+            locale: Locale(identifier: "en_US"), identifier: "com.example.chess", version: "2",
+            isPrivate: patchIsPrivate)
+        patch.insert(phrase: "call siobhan okonkwo", count: 3)
+        let result = try data.applying(patch).data
+        #expect(result.isPrivate == merged)
+        // Written and read back, as `gambit lint --apply` writes it.
+        #expect(try CustomLanguageModelData(yaml: result.yaml()).isPrivate == merged)
+        #expect(result.yaml().contains("private: true") == merged)
+    }
+
     @Test("A patch for other data is refused, naming the field")
     func refusesOtherData() throws {
         let other = CustomLanguageModelData(

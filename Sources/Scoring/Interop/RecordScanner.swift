@@ -156,10 +156,17 @@ enum RecordScanner {
 
     /// Per-utterance biasing lists: `id`, `text`, a JSON list of the reference's biased words and a JSON list
     /// of the whole biasing list, separated by tabs. Every biased word must be in the whole list.
+    ///
+    /// Columns are counted on the line as written: a tab that opens the line (an empty id) or closes it (an empty
+    /// last column) separates a column like any other, so the count is the one the user sees.
     private static func scanBiasingLists(
         _ bytes: UnsafeBufferPointer<UInt8>, path: String, emit: (RawRecord) throws -> Void
     ) throws {
-        try forEachContentLine(bytes) { first, end, line in
+        try forEachLine(bytes) { first, trimmedEnd, line in
+            guard trimmedEnd > first else { return }
+            // The trailing whitespace `forEachLine` trimmed, tabs included, up to the line break.
+            var end = trimmedEnd
+            while end < bytes.count && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
             try validateUTF8(bytes, first, end, path: path, line: line) { nil }
             var columns: [Range<Int>] = []
             var columnStart = first
@@ -184,8 +191,11 @@ enum RecordScanner {
             let id = trimmed(columns[0])
             let idText = String(decoding: id, as: UTF8.self)
             guard !id.isEmpty else {
-                throw ScoringError.missingUtteranceID(
-                    path: path, line: line, text: String(decoding: trimmed(columns[1]), as: UTF8.self))
+                let text = String(decoding: trimmed(columns[1]), as: UTF8.self)
+                throw ScoringError.malformedLine(
+                    path: path, line: line,
+                    reason: "column 1 (the utterance id) is empty, before the reference text \"\(text.prefix(60))\"; "
+                        + "every row starts with its utterance's id")
             }
             func list(_ column: Int, _ name: String) throws -> [String] {
                 var parser = FlatJSONParser(bytes: trimmed(columns[column]))

@@ -220,9 +220,7 @@ public enum TranscriptIO {
         do {
             return try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
-            let reason =
-                FileManager.default.fileExists(atPath: url.path) ? "\(error.localizedDescription)" : "no such file"
-            throw ScoringError.unreadableFile(path: url.path, reason: reason)
+            throw ScoringError.unreadableFile(path: url.path, reason: FileSystemReason.reading(url, error))
         }
     }
 

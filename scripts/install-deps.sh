@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Gambit needs, only those that are missing. Run as root (or via sudo).
+# Installs the Debian packages Gambit needs, only those that are missing, then the PyPI engines' virtual
+# environment (scripts/recognizers/pypi-venv.sh). Run as root (or via sudo).
 set -euo pipefail
 
 packages=(
@@ -7,19 +8,23 @@ packages=(
     libsndfile1-dev libsamplerate0-dev libxml2-dev
     flite flite1-dev espeak-ng sox sctk chromium
     slurm-wlm munge
+    python3 python3-venv
 )
 
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-echo "Installing missing Debian packages: ${missing[*]}"
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || { echo "error: run as root to install: ${missing[*]}" >&2; exit 2; }
-    sudo="sudo"
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "Installing missing Debian packages: ${missing[*]}"
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "error: run as root to install: ${missing[*]}" >&2; exit 2; }
+        sudo="sudo"
+    fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+# PocketSphinx 5.1.1 from PyPI, for scripts/recognizers/pocketsphinx-pypi.py (does nothing once made).
+"$(dirname "$0")/recognizers/pypi-venv.sh"

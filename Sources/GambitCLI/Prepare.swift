@@ -86,6 +86,12 @@ struct Prepare: ParsableCommand {
     @Option(help: "Also write the training data's export file (the file prepare consumes on Apple's platforms).")
     var export: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write the expanded phrase list: every phrase and template expansion with its sample count.",
+            discussion: "What a recognizer's phrase-list API takes; its format is in docs/training-data.md."))
+    var phraseList: String?
+
     @Flag(help: "Print the manifest as JSON.")
     var json = false
 
@@ -104,6 +110,10 @@ struct Prepare: ParsableCommand {
         }
         if let export {
             try Toolchain.loadTrainingData(url).export(to: URL(fileURLWithPath: export), limits: options.limits)
+        }
+        if let phraseList {
+            let list = try Toolchain.loadTrainingData(url).phraseListData(limits: options.limits)
+            try list.write(to: URL(fileURLWithPath: phraseList), options: .atomic)
         }
         let (artifact, cached) = try toolchain.prepare(
             url, output: output.map { URL(fileURLWithPath: $0) }, options: options, ignoreCache: ignoreCache)

@@ -131,3 +131,52 @@ extension CustomLanguageModelData {
         }
     }
 }
+
+/// The on-disk form of the expanded phrase list (``CustomLanguageModelData/phraseListData(limits:)``).
+struct PhraseListForm: Codable, Equatable {
+    struct Phrase: Codable, Equatable {
+        var phrase: String
+        var count: Double
+    }
+
+    var formatVersion: Int
+    var locale: String
+    var identifier: String
+    var version: String
+    var isPrivate: Bool
+    var budget: Int
+    var total: Double
+    var phrases: [Phrase]
+}
+
+extension CustomLanguageModelData {
+    /// The phrase list format version this build writes.
+    public static let phraseListFormatVersion = 1
+
+    /// The data as one list of phrases with sample counts, what a recognizer's phrase-list API takes: every
+    /// phrase, then every expansion of every template with its share of the template's count
+    /// (`count / expansions`, so counts may be fractional), as lowercase words. A sentence said by several
+    /// phrases or expansions is listed once, where it first appears, with their counts added. Pronunciations
+    /// are not in it; ``exportData()`` carries them.
+    ///
+    /// The data is validated against `limits` first, so the counts are those within the sample budget.
+    /// - Throws: ``TrainingDataError`` when the data is not valid, or more expansions than the limits allow.
+    public func phraseListData(limits: TrainingDataLimits = .default) throws -> Data {
+        var order: [[String]] = []
+        var counts: [[String]: Double] = [:]
+        for sentence in try weightedSentences(limits: limits) where !sentence.tokens.isEmpty {
+            if counts[sentence.tokens] == nil { order.append(sentence.tokens) }
+            counts[sentence.tokens, default: 0] += sentence.count
+        }
+        let phrases = order.map { PhraseListForm.Phrase(phrase: $0.joined(separator: " "), count: counts[$0] ?? 0) }
+        let form = PhraseListForm(
+            formatVersion: Self.phraseListFormatVersion, locale: localeIdentifier, identifier: identifier,
+            version: version, isPrivate: isPrivate, budget: limits.sampleBudget,
+            total: phrases.reduce(0) { $0 + $1.count }, phrases: phrases)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(form)
+        data.append(0x0A)
+        return data
+    }
+}

@@ -86,13 +86,22 @@ struct PyPIAdapterTests {
         let folder = try TestSupport.temporaryDirectory("pypi-bad")
         let notJSON = folder.appendingPathComponent("export.json")
         try Data("not json".utf8).write(to: notJSON)
-        #expect(throws: (any Error).self) {
-            try adapter([
-                "prepare", "--training", notJSON.path, "--phrases", notJSON.path, "--artifact",
-                folder.appendingPathComponent("a").path,
-            ])
+        let missing = folder.appendingPathComponent("none.wav")
+        let cases: [([String], String)] = [
+            (
+                [
+                    "prepare", "--training", notJSON.path, "--phrases", notJSON.path, "--artifact",
+                    folder.appendingPathComponent("a").path,
+                ], notJSON.path
+            ),
+            (["decode", missing.path], missing.path),
+        ]
+        for (arguments, named) in cases {
+            // Status 2 (bad input) naming the file: not 4 (no venv) or a crash, which would also be a failure.
+            let error = #expect(throws: ToolFailure.self) { try adapter(arguments) }
+            #expect(error?.status == 2, "\(error.map(String.init(describing:)) ?? "")")
+            #expect(error?.stderr.contains(named) == true, "\(error.map(String.init(describing:)) ?? "")")
         }
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("a/custom.lm.bin").path))
-        #expect(throws: (any Error).self) { try adapter(["decode", folder.appendingPathComponent("none.wav").path]) }
     }
 }

@@ -55,9 +55,15 @@ extension CustomLanguageModelData {
 
     /// The export file's bytes, without validating.
     public func exportData() throws -> Data {
+        try Self.fileBytes(exportedForm)
+    }
+
+    /// The bytes of a file Gambit writes for other tools: sorted keys (the same data gives the same bytes),
+    /// indented, and a final line break.
+    static func fileBytes(_ form: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(exportedForm)
+        var data = try encoder.encode(form)
         data.append(0x0A)
         return data
     }
@@ -173,10 +179,6 @@ extension CustomLanguageModelData {
             formatVersion: Self.phraseListFormatVersion, locale: localeIdentifier, identifier: identifier,
             version: version, isPrivate: isPrivate, budget: limits.sampleBudget,
             total: phrases.reduce(0) { $0 + $1.count }, phrases: phrases)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(form)
-        data.append(0x0A)
-        return data
+        return try Self.fileBytes(form)
     }
 }

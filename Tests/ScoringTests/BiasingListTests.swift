@@ -15,6 +15,18 @@ struct BiasingListTests {
         return url
     }
 
+    /// The error scoring `reference` (written as the file `name`) against `hypothesis` gives, with the file named
+    /// by `name` alone; "no error" when it scores.
+    func scoringError(reference text: String, named name: String, hypothesis: URL) throws -> String {
+        let reference = try write(text, name)
+        do {
+            _ = try Scorer.score(reference: reference, hypothesis: hypothesis)
+            return "no error"
+        } catch let error as ScoringError {
+            return error.description.replacingOccurrences(of: reference.path, with: name)
+        }
+    }
+
     static let references = """
         u1\tplay the albin counter gambit\t["albin", "gambit"]\t["albin", "gambit", "winawer"]
         u2\tcall maria now\t["maria"]\t["maria", "albin"]
@@ -118,13 +130,7 @@ struct BiasingListTests {
     func malformedManifestLists() throws {
         let hypothesis = try write("u1 a\nu2 b\n", "hyps")
         func failure(_ lines: String) throws -> String {
-            let reference = try write(lines, "manifest.jsonl")
-            do {
-                _ = try Scorer.score(reference: reference, hypothesis: hypothesis)
-                return "no error"
-            } catch let error as ScoringError {
-                return error.description.replacingOccurrences(of: reference.path, with: "manifest.jsonl")
-            }
+            try scoringError(reference: lines, named: "manifest.jsonl", hypothesis: hypothesis)
         }
         let listed = #"{"id": "u1", "text": "a", "boosted": ["a"]}"# + "\n"
         let unlisted = #"{"id": "u2", "text": "b"}"# + "\n"
@@ -205,13 +211,7 @@ struct BiasingListTests {
     func malformedRows() throws {
         let hypothesis = try write("u1 a\n", "hyps")
         func failure(_ row: String) throws -> String {
-            let reference = try write(row, "refs.tsv")
-            do {
-                _ = try Scorer.score(reference: reference, hypothesis: hypothesis)
-                return "no error"
-            } catch let error as ScoringError {
-                return error.description.replacingOccurrences(of: reference.path, with: "refs.tsv")
-            }
+            try scoringError(reference: row, named: "refs.tsv", hypothesis: hypothesis)
         }
         #expect(try failure("u1\ta\t[\"a\"]\n").contains("refs.tsv:1: expected 4 tab-separated columns"))
         #expect(try failure("u1\ta\t[\"a\"\t[\"a\"]\n").contains("refs.tsv:1: utterance 'u1': column 3"))

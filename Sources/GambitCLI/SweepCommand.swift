@@ -119,13 +119,16 @@ struct SweepCommand: ParsableCommand {
         // One writer per output folder: a run or another sweep there would interleave with this journal.
         let lock = try OutputFolder.lock(URL(fileURLWithPath: output))
         defer { lock.release() }
-        let sweep = Sweep(suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: cacheFolder))
+        let toolchain = Toolchain(cacheFolder: cacheFolder)
+        let sweep = Sweep(suite: suiteFile, options: options, toolchain: toolchain)
+        // The terminal ends up in CI logs: private words of the data are masked there as the reports mask them.
+        let masker = try Runner.privateTermMasker(of: suiteFile, toolchain: toolchain)
         let progress = ProgressLine.standardError()
-        sweep.log = progress.log
-        sweep.progress = progress.update
+        sweep.log = { progress.log(masker.fragment($0)) }
+        sweep.progress = { stage, done, total in progress.update(masker.fragment(stage), done, total) }
         let (results, cost, recommended) = try sweep.run()
         progress.finish()
-        print(SweepSummary.text(results, cost: cost))
+        print(masker.fragment(SweepSummary.text(results, cost: cost)))
 
         let outputURL = URL(fileURLWithPath: output)
         let encoder = JSONEncoder()

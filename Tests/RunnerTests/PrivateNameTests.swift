@@ -292,3 +292,32 @@ struct PrivateNameTests {
         }
     }
 }
+
+@Suite("A sweep of private data on the terminal")
+struct PrivateSweepTests {
+    @Test(
+        "gambit sweep's progress, log and summary mask the private words of the variant's name",
+        .timeLimit(.minutes(10)))
+    func sweepMasksNames() throws {
+        let suite = try MiniSuite()
+        // The seed's chess data, made private, under a variant named for one of its boosted words.
+        let training = suite.folder.appendingPathComponent("chess.yaml")
+        let data = try String(contentsOf: training, encoding: .utf8)
+        try data.replacingOccurrences(of: "version: \"1.0\"\n", with: "version: \"1.0\"\nprivate: true\n")
+            .write(to: training, atomically: true, encoding: .utf8)
+        let text = try String(contentsOf: suite.suiteFile, encoding: .utf8)
+        try text.replacingOccurrences(of: "name: chess-seed", with: "name: winawer-seed")
+            .write(to: suite.suiteFile, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["GAMBIT_CACHE"] = suite.folder.appendingPathComponent("cache").path
+        let (status, output) = try TestSupport.gambit(
+            [
+                "sweep", suite.suiteFile.path, "--output", suite.folder.appendingPathComponent("sweep").path,
+                "--workers", "2", "--weights", "0.5", "--phrase-scales", "1", "--template-scales", "1",
+                "--scaling", "none",
+            ], environment: environment)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("tuning ") && output.contains("sweep of "), "\(output)")
+        #expect(output.range(of: "winawer", options: .caseInsensitive) == nil, "\(output)")
+    }
+}

@@ -23,9 +23,8 @@ enum Summary {
         let results = results.redactingPrivateTerms()
         func pct(_ value: Double?) -> String { value.map { String(format: "%6.2f%%", $0 * 100) } ?? "no data" }
         func name(_ system: SystemResults) -> String {
-            printable(
-                system.recognizer.map { "external: \($0)" }
-                    ?? (system.mode == .customized ? "customized: \(system.variant ?? "")" : system.mode.rawValue))
+            let own = system.mode == .customized ? "customized: \(system.variant ?? "")" : system.mode.rawValue
+            return printable(system.recognizer.map { "external \($0): \(own)" } ?? own)
         }
         // Columns as wide as their longest entry, so that no name is cut.
         let corpusWidth = max(results.systems.map { printable($0.corpus).count }.max() ?? 0, "corpus".count) + 1
@@ -57,7 +56,8 @@ enum Summary {
                 String(
                     format: "%@ / %@: WER %.2f%% → %.2f%% (Δ %+.2f, 95%% CI %+.2f…%+.2f)%@%@",
                     printable(comparison.corpus),
-                    printable(comparison.variant), comparison.baseline.wordErrorRate * 100,
+                    printable(comparison.variant + (comparison.recognizer.map { " @ \($0)" } ?? "")),
+                    comparison.baseline.wordErrorRate * 100,
                     comparison.customized.wordErrorRate * 100, delta.observedDelta * 100, delta.lower * 100,
                     delta.upper * 100, comparison.significant ? ", significant" : "",
                     comparison.oracleGainCaptured.map { String(format: ", %.0f%% of oracle gain", $0 * 100) } ?? ""))

@@ -26,7 +26,8 @@ final class VariantExamination {
 
         init(_ spec: Suite.Variant, in results: RunResults, suite: Suite, allowOutsidePaths: Bool) throws {
             let normalizer = results.run.settings.normalizer
-            for system in results.systems where system.mode == .customized && system.variant == spec.name {
+            for system in results.systems
+            where system.mode == .customized && system.variant == spec.name && system.recognizer == nil {
                 guard let corpus = suite.corpora.first(where: { $0.name == system.corpus }) else { continue }
                 let entries = try suite.scoredEntries(of: corpus, allowOutsidePaths: allowOutsidePaths)
                 let audio = Dictionary(entries.map { ($0.id, $0.audio) }, uniquingKeysWith: { a, _ in a })

@@ -321,7 +321,9 @@ public enum Gate {
         }
         let usesSignificance = limit.requireSignificance && significance != nil
         let failed = exceeds && (!usesSignificance || significance!.significant)
-        let name = "\(system.corpus) · \(system.variant ?? system.mode.rawValue)"
+        let name =
+            "\(system.corpus) · \(system.variant ?? system.mode.rawValue)"
+            + (system.recognizer.map { " @ \($0)" } ?? "")
         func value(_ v: Double) -> String {
             switch metric {
             case .wer, .boostedWER, .antiContextWER: String(format: "%.2f%%", v * 100)

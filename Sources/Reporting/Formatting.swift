@@ -103,7 +103,8 @@ enum Format {
 
     /// The display name of a system: the variant, or the mode.
     static func systemName(_ system: SystemResults) -> String {
-        system.recognizer ?? system.variant ?? system.mode.rawValue
+        guard let recognizer = system.recognizer else { return system.variant ?? system.mode.rawValue }
+        return recognizer + (system.variant.map { " · \($0)" } ?? "")
     }
 }
 

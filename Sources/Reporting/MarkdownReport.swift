@@ -38,7 +38,8 @@ public struct MarkdownReport: Sendable {
                 "### \(Self.inline(corpus.name)) · \(corpus.role == .domain ? "domain" : "anti-context") · "
                     + "\(corpus.utteranceCount) utterances · baseline WER \(Format.percent(baseline.metrics.rates.wordErrorRate))"
             )
-            for external in results.systems where external.corpus == corpus.name && external.recognizer != nil {
+            for external in results.systems
+            where external.corpus == corpus.name && external.recognizer != nil && external.mode == .baseline {
                 line()
                 line(
                     "Beside it, uncustomized: **\(Self.inline(external.recognizer!))** WER "
@@ -66,8 +67,9 @@ public struct MarkdownReport: Sendable {
                 let wer =
                     "\(Format.points(c.deltaWER.observedDelta)) \(Format.interval(c.deltaWER))"
                     + (c.significant ? " ✱" : "")
+                let name = c.variant + (c.recognizer.map { " @ \($0)" } ?? "")
                 line(
-                    "| \(Self.inline(c.variant)) | \(Format.percent(c.customized.wordErrorRate)) | \(wer) | "
+                    "| \(Self.inline(name)) | \(Format.percent(c.customized.wordErrorRate)) | \(wer) | "
                         + "\(Format.percent(c.customized.boostedWordErrorRate)) | \(delta(c.deltaBoostedWER)) | "
                         + "\(Format.percent(c.customized.unboostedWordErrorRate)) | \(delta(c.deltaUnboostedWER)) | "
                         + "\(Format.decimal(c.customized.termF1)) | "
@@ -75,7 +77,11 @@ public struct MarkdownReport: Sendable {
             }
         }
         line()
-        line("Δ in percentage points, customized − baseline (negative is better); ✱ significant at 95%.")
+        line(
+            "Δ in percentage points, customized − baseline (negative is better"
+                + (results.comparisons.contains { $0.recognizer != nil }
+                    ? "; `variant @ recognizer` against that recognizer's own baseline" : "")
+                + "); ✱ significant at 95%.")
         breakdowns(line)
         diagnosis(line)
         if !results.checks.isEmpty {

@@ -216,7 +216,7 @@ public enum Aggregation {
             deltaBoostedWER: paired.deltaBoostedWER(options), deltaUnboostedWER: paired.deltaUnboostedWER(options),
             matchedPairs: matchedPairs, mcNemar: paired.mcNemar,
             oracleGainCaptured: captured,
-            significant: deltaWER.significant || matchedPairs.significant)
+            significant: deltaWER.significant || matchedPairs.significant, recognizer: customized.recognizer)
     }
 
     /// Pairs two systems' utterances by id, in the baseline's order: what the paired bootstrap,
@@ -310,11 +310,13 @@ extension RunResults {
         }
         copy.comparisons = copy.systems.compactMap { system in
             guard system.mode == .customized, let name = system.variant, let variant = copy.variant(named: name),
-                let baseline = copy.system(corpus: system.corpus, mode: .baseline)
+                let baseline = copy.system(corpus: system.corpus, mode: .baseline, recognizer: system.recognizer)
             else { return nil }
+            // The oracle is PocketSphinx's grammar of the references: no bound on another recognizer.
             return Aggregation.comparison(
                 variant: variant, baseline: baseline, customized: system,
-                oracle: copy.system(corpus: system.corpus, mode: .oracle), settings: run.settings)
+                oracle: system.recognizer == nil ? copy.system(corpus: system.corpus, mode: .oracle) : nil,
+                settings: run.settings)
         }
         return copy
     }

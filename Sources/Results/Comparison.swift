@@ -7,6 +7,9 @@ public import Scoring
 public struct Comparison: Codable, Sendable, Equatable {
     public var corpus: String
     public var variant: String
+    /// The external recognizer both systems are of (its baseline against it customized with ``variant``); nil
+    /// for PocketSphinx.
+    public var recognizer: String?
     public var baseline: MetricSummary
     public var customized: MetricSummary
     /// The oracle system of this corpus, when one was decoded.
@@ -34,10 +37,11 @@ public struct Comparison: Codable, Sendable, Equatable {
         oracle: MetricSummary? = nil, pairedUtterances: Int, deltaWER: BootstrapInterval,
         deltaBoostedWER: BootstrapInterval? = nil, deltaUnboostedWER: BootstrapInterval? = nil,
         matchedPairs: MatchedPairsResult, mcNemar: McNemarResult, oracleGainCaptured: Double? = nil,
-        significant: Bool
+        significant: Bool, recognizer: String? = nil
     ) {
         self.corpus = corpus
         self.variant = variant
+        self.recognizer = recognizer
         self.baseline = baseline
         self.customized = customized
         self.oracle = oracle
@@ -99,6 +103,10 @@ public struct CheckKind: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public static let latency = CheckKind(rawValue: "latency")
     /// No utterance failed or crashed.
     public static let failures = CheckKind(rawValue: "failures")
+    /// An external recognizer's customization changed its hypotheses, and it did not say it ignored it.
+    public static let customizationEffect = CheckKind(rawValue: "customizationEffect")
+    /// Private training data went to a recognizer off the device, as the suite allowed (a warning, never silent).
+    public static let privacy = CheckKind(rawValue: "privacy")
 }
 
 /// One named pass/fail check.

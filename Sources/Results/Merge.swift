@@ -76,6 +76,7 @@ extension RunResults {
         merged.sweep = sweeps.first
         // Each shard's time is its own (they may have run on different machines at once).
         merged.timings = nil
+        merged.run.externalRecognizers = mergeExternal(ordered.map { $0.run.externalRecognizers ?? [] })
 
         // Corpora, in order of first appearance.
         merged.corpora = []
@@ -114,10 +115,10 @@ extension RunResults {
         }
         let corpusOrder = merged.corpora.map(\.name)
         let variantOrder = merged.variants.map(\.name)
-        func rank(_ s: SystemResults) -> (Int, Int, Int) {
+        func rank(_ s: SystemResults) -> (Int, Int, Int, Int) {
             let mode = SystemMode.allCases.firstIndex(of: s.mode) ?? 0
             return (
-                corpusOrder.firstIndex(of: s.corpus) ?? Int.max, mode,
+                corpusOrder.firstIndex(of: s.corpus) ?? Int.max, s.recognizer == nil ? 0 : 1, mode,
                 s.variant.flatMap { variantOrder.firstIndex(of: $0) } ?? -1
             )
         }
@@ -140,6 +141,34 @@ extension RunResults {
             }
         }
         return merged.recomputingAggregates()
+    }
+
+    /// Each external recognizer's counts summed over the shards (each decoded its own utterances); its
+    /// customizations are the first shard's, but a prepare that failed in any shard is kept as failed, and one
+    /// any shard made (rather than found in the cache) is kept as made, with whether it ran with the network denied.
+    private static func mergeExternal(_ shards: [[ExternalRecognizerInfo]]) -> [ExternalRecognizerInfo]? {
+        guard let first = shards.first, !first.isEmpty else { return nil }
+        var merged = first
+        for shard in shards.dropFirst() {
+            for recognizer in shard {
+                guard let index = merged.firstIndex(where: { $0.name == recognizer.name }) else {
+                    merged.append(recognizer)
+                    continue
+                }
+                merged[index].decodings += recognizer.decodings
+                merged[index].networkDenied += recognizer.networkDenied
+                for customization in recognizer.customizations ?? [] {
+                    guard
+                        let c = merged[index].customizations?.firstIndex(where: { $0.variant == customization.variant })
+                    else { continue }
+                    let kept = merged[index].customizations![c]
+                    if (kept.failure == nil && customization.failure != nil) || (kept.cached && !customization.cached) {
+                        merged[index].customizations![c] = customization
+                    }
+                }
+            }
+        }
+        return merged
     }
 
     private static func mergeDenial(_ all: [NetworkDenialEvidence]) -> NetworkDenialEvidence {

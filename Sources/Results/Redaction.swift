@@ -256,6 +256,12 @@ extension RunResults {
             var r = recognizer
             r.name = names.recognizer(r.name)
             r.command = r.command.map(masker.fragment)
+            r.customizations = r.customizations?.map { customization in
+                var c = customization
+                c.variant = names.variant(c.variant)
+                c.failure = c.failure.map(names.text)
+                return c
+            }
             return r
         }
         // The workers' time names each external recognizer.
@@ -273,6 +279,7 @@ extension RunResults {
         for c in copy.comparisons.indices {
             copy.comparisons[c].corpus = names.corpus(copy.comparisons[c].corpus)
             copy.comparisons[c].variant = names.variant(copy.comparisons[c].variant)
+            copy.comparisons[c].recognizer = copy.comparisons[c].recognizer.map(names.recognizer)
         }
         if var sweep = copy.sweep {
             sweep.variant = names.variant(sweep.variant)
@@ -333,6 +340,7 @@ extension RunResults {
                 r.biasingList = r.biasingList?.map(masker.text)
                 r.hypothesis = masker.text(r.hypothesis)
                 r.failure = r.failure.map(masker.fragment)
+                r.customizationNote = r.customizationNote.map(masker.text)
                 r.alignment = r.alignment.map { pair in
                     var p = pair
                     p.reference = p.reference.map(masker.word)

@@ -76,13 +76,55 @@ public struct ExternalRecognizerInfo: Codable, Sendable, Equatable {
     public var onDevice: Bool
     public var decodings: Int
     public var networkDenied: Int
+    /// The version the suite declares for it.
+    public var version: String?
+    /// Its customization with each variant assigned to it, in suite order; nil when it is evaluated uncustomized
+    /// only.
+    public var customizations: [ExternalCustomizationInfo]?
 
-    public init(name: String, command: [String], onDevice: Bool, decodings: Int, networkDenied: Int) {
+    public init(
+        name: String, command: [String], onDevice: Bool, decodings: Int, networkDenied: Int, version: String? = nil,
+        customizations: [ExternalCustomizationInfo]? = nil
+    ) {
         self.name = name
         self.command = command
         self.onDevice = onDevice
         self.decodings = decodings
         self.networkDenied = networkDenied
+        self.version = version
+        self.customizations = customizations
+    }
+}
+
+/// One variant prepared for an external recognizer by its prepare command.
+public struct ExternalCustomizationInfo: Codable, Sendable, Equatable {
+    public var variant: String
+    /// The prepared artifact's content fingerprint (every file of its folder); nil when the prepare failed.
+    public var artifactFingerprint: String?
+    /// How long its prepare command took (when this run found it in the cache: when it was made); 0 without a
+    /// prepare command.
+    public var prepareSeconds: Double
+    /// This run found the artifact in the cache and prepared nothing.
+    public var cached: Bool
+    /// Why the prepare failed; nil when it did not. Every utterance of the variant then failed with it.
+    public var failure: String?
+    /// The prepare command ran in a network namespace of its own (checked for an on-device recognizer).
+    public var networkDenied: Bool
+    /// The variant's training data is private and went to a recognizer that runs off the device, because the
+    /// suite allowed it for this recognizer by name.
+    public var privateDataSentOffDevice: Bool
+
+    public init(
+        variant: String, artifactFingerprint: String?, prepareSeconds: Double, cached: Bool, failure: String? = nil,
+        networkDenied: Bool, privateDataSentOffDevice: Bool = false
+    ) {
+        self.variant = variant
+        self.artifactFingerprint = artifactFingerprint
+        self.prepareSeconds = prepareSeconds
+        self.cached = cached
+        self.failure = failure
+        self.networkDenied = networkDenied
+        self.privateDataSentOffDevice = privateDataSentOffDevice
     }
 }
 

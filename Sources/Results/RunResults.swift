@@ -84,8 +84,8 @@ public struct RunResults: Codable, Sendable, Equatable {
     }
 
     /// The comparison of `variant` against the baseline on `corpus`.
-    public func comparison(corpus: String, variant: String) -> Comparison? {
-        comparisons.first { $0.corpus == corpus && $0.variant == variant }
+    public func comparison(corpus: String, variant: String, recognizer: String? = nil) -> Comparison? {
+        comparisons.first { $0.corpus == corpus && $0.variant == variant && $0.recognizer == recognizer }
     }
 
     // MARK: Reading and writing

@@ -16,7 +16,7 @@ public struct SystemResults: Codable, Sendable, Equatable {
     public var mode: SystemMode
     /// The variant name for ``SystemMode/customized``; `nil` for baseline and oracle.
     public var variant: String?
-    /// The external recognizer that decoded this system (always uncustomized, mode baseline); `nil` for
+    /// The external recognizer that decoded this system (its baseline, or customized with ``variant``); `nil` for
     /// PocketSphinx.
     public var recognizer: String?
     /// Aggregates over ``utterances``; ``Aggregation/metrics(of:boostedWords:terms:templates:normalizer:)``.
@@ -52,7 +52,8 @@ public struct SystemResults: Codable, Sendable, Equatable {
         self.biasingLists = biasingLists
     }
 
-    /// `corpus/mode`, `corpus/customized/variant` or `corpus/baseline@recognizer`: a unique, readable name.
+    /// `corpus/mode`, `corpus/customized/variant`, `corpus/baseline@recognizer` or
+    /// `corpus/customized/variant@recognizer`: a unique, readable name.
     public var key: String {
         [corpus, mode.rawValue, variant].compactMap { $0 }.joined(separator: "/") + (recognizer.map { "@\($0)" } ?? "")
     }
@@ -127,6 +128,8 @@ public struct UtteranceRecord: Codable, Sendable, Equatable {
     /// Times of the final hypothesis words, when the engine gave them (used for `ctm` output).
     public var words: [WordTiming]?
     public var customization: CustomizationStatus
+    /// Why an external recognizer said it ignored its customization, when it said so.
+    public var customizationNote: String? = nil
     /// Why decoding failed; `nil` on success. Failed utterances stay in the results and count as all deletions.
     public var failure: String?
     /// What kind of failure ``failure`` is; nil on success, and in results of a Gambit that did not record it.
@@ -287,6 +290,8 @@ public enum FailureKind: String, Codable, Sendable, CaseIterable {
     case crash
     /// An external recognizer could not be started, failed, or answered with something that is not a transcript.
     case recognizerOutput
+    /// An external recognizer's prepare command failed for this utterance's variant, so nothing was decoded.
+    case preparation
 
     /// How reports name it.
     public var label: String {
@@ -296,6 +301,7 @@ public enum FailureKind: String, Codable, Sendable, CaseIterable {
         case .timeout: "timeout"
         case .crash: "crash"
         case .recognizerOutput: "recognizer output"
+        case .preparation: "preparation"
         }
     }
 }

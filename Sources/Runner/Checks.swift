@@ -33,13 +33,27 @@ public enum Checks {
     static func boostedGainName(_ corpus: String, _ variant: String) -> String {
         "boosted-word gain: \(corpus) / \(variant)"
     }
+    static func customizationEffectName(_ variant: String, recognizer: String) -> String {
+        "customization took effect: \(label(variant, recognizer: recognizer))"
+    }
+    static func privacyName(_ variant: String, recognizer: String) -> String {
+        "private training data sent off the device: \(label(variant, recognizer: recognizer))"
+    }
+    /// A variant as a check names it: `chess-full`, or `chess-full @ pocketsphinx-pypi` for an external
+    /// recognizer customized with it.
+    static func label(_ variant: String, recognizer: String?) -> String {
+        variant + (recognizer.map { " @ \($0)" } ?? "")
+    }
 
     /// ", 2 more word errors of 92 reference words": on a small corpus one word is more than the
     /// tolerance, and the reader should see how few words a change of points is.
     static func wordErrorChange(_ results: RunResults, _ comparison: Comparison) -> String {
-        guard let before = results.system(corpus: comparison.corpus, mode: .baseline)?.metrics.rates.counts,
-            let after = results.system(corpus: comparison.corpus, mode: .customized, variant: comparison.variant)?
-                .metrics.rates.counts
+        guard
+            let before = results.system(
+                corpus: comparison.corpus, mode: .baseline, recognizer: comparison.recognizer)?.metrics.rates.counts,
+            let after = results.system(
+                corpus: comparison.corpus, mode: .customized, variant: comparison.variant,
+                recognizer: comparison.recognizer)?.metrics.rates.counts
         else { return "" }
         let change = after.errors - before.errors
         let words = "of \(after.referenceWords) reference words"
@@ -88,18 +102,26 @@ public enum Checks {
                 unit: "", message: "\(denial.method): \(denial.detail)"))
 
         for recognizer in results.run.externalRecognizers ?? [] where recognizer.onDevice {
+            // Its prepare commands ran in the run's process, each in a network namespace of its own when it could.
+            let prepares = (recognizer.customizations ?? []).filter { !$0.cached && $0.failure == nil }
+            let preparesDenied = prepares.filter(\.networkDenied).count
+            let preparing =
+                recognizer.customizations == nil
+                ? "; it was given the audio path only"
+                : "; \(preparesDenied) of \(prepares.count) prepares this run made ran with the network denied"
             checks.append(
                 Check(
                     name: externalOnDeviceName(recognizer.name), kind: .onDevice,
-                    passed: recognizer.decodings > 0 && recognizer.networkDenied == recognizer.decodings,
-                    measured: Double(recognizer.decodings - recognizer.networkDenied), threshold: 0,
-                    unit: "utterances",
+                    passed: recognizer.decodings > 0 && recognizer.networkDenied == recognizer.decodings
+                        && preparesDenied == prepares.count,
+                    measured: Double(recognizer.decodings - recognizer.networkDenied + prepares.count - preparesDenied),
+                    threshold: 0, unit: "utterances",
                     message:
                         "\(recognizer.networkDenied) of \(recognizer.decodings) transcriptions ran with the network "
-                        + "denied; it was given the audio path only"))
+                        + "denied" + preparing))
         }
 
-        for system in results.systems where system.mode == .customized {
+        for system in results.systems where system.mode == .customized && system.recognizer == nil {
             let served = system.utterances.filter { $0.failure == nil }
             let ignored = served.filter { $0.customization != .applied }.count
             let name = customizationName(system.corpus, system.variant ?? "")
@@ -122,6 +144,8 @@ public enum Checks {
         }
 
         checks += canaries
+
+        checks += externalCustomizationChecks(results)
 
         checks += comparisonChecks(results)
 
@@ -147,10 +171,11 @@ public enum Checks {
             let referenceWords =
                 results.systems.first { $0.corpus == corpus.name && $0.mode == .baseline && $0.recognizer == nil }?
                 .metrics.rates.counts.referenceWords ?? 0
+            let variant = label(comparison.variant, recognizer: comparison.recognizer)
             if corpus.role == .antiContext, referenceWords == 0 {
                 checks.append(
                     .skipped(
-                        name: antiContextName(corpus.name, comparison.variant), kind: .antiContext,
+                        name: antiContextName(corpus.name, variant), kind: .antiContext,
                         corpus: corpus.name, variant: comparison.variant,
                         message: "no data: no reference word of \(corpus.name) was decoded in this run (or shard)"))
             } else if corpus.role == .antiContext {
@@ -160,7 +185,7 @@ public enum Checks {
             {
                 checks.append(
                     Check(
-                        name: boostedGainName(corpus.name, comparison.variant), kind: .boostedGain,
+                        name: boostedGainName(corpus.name, variant), kind: .boostedGain,
                         passed: after < before || before == 0, measured: (after - before) * 100, threshold: 0,
                         unit: "B-WER points", corpus: corpus.name, variant: comparison.variant,
                         message: String(format: "B-WER %.2f%% → %.2f%%", before * 100, after * 100)))
@@ -168,7 +193,7 @@ public enum Checks {
                 // No boosted word in the references: a gain over nothing is no data, not a pass.
                 checks.append(
                     .skipped(
-                        name: boostedGainName(corpus.name, comparison.variant), kind: .boostedGain,
+                        name: boostedGainName(corpus.name, variant), kind: .boostedGain,
                         corpus: corpus.name, variant: comparison.variant,
                         message: "no data: no reference word of \(corpus.name) is one of \(comparison.variant)'s "
                             + "boosted words, so B-WER has nothing to measure"))
@@ -197,8 +222,10 @@ public enum Checks {
                 format: "; %@: 95%% interval [%+.2f, %+.2f] points, MAPSSWE p = %.3f)",
                 significant ? "significant" : "not significant", interval.lower * 100, interval.upper * 100,
                 comparison.matchedPairs.pValue)
-        if let before = results.system(corpus: comparison.corpus, mode: .baseline),
-            let after = results.system(corpus: comparison.corpus, mode: .customized, variant: comparison.variant)
+        if let before = results.system(corpus: comparison.corpus, mode: .baseline, recognizer: comparison.recognizer),
+            let after = results.system(
+                corpus: comparison.corpus, mode: .customized, variant: comparison.variant,
+                recognizer: comparison.recognizer)
         {
             let changes = WordChanges(baseline: before, customized: after)
             if !changes.worse.isEmpty { message += "; changed: " + changes.summary() }
@@ -210,7 +237,8 @@ public enum Checks {
             message = "above the tolerance but not significant, so a warning: " + message
         }
         var check = Check(
-            name: antiContextName(comparison.corpus, comparison.variant), kind: .antiContext,
+            name: antiContextName(comparison.corpus, label(comparison.variant, recognizer: comparison.recognizer)),
+            kind: .antiContext,
             passed: outcome.passed, measured: delta, threshold: antiContextTolerance, unit: "WER points",
             corpus: comparison.corpus, variant: comparison.variant, message: message)
         if outcome.warning { check.warning = true }

@@ -2,10 +2,11 @@ import Foundation
 
 /// The folder of models Gambit keeps between runs, and what is in it.
 ///
-/// Three kinds of entry, one folder each under the cache: `prepared/` (a variant's compiled training data:
+/// Four kinds of entry, one folder each under the cache: `prepared/` (a variant's compiled training data:
 /// its language model, vocabulary and manifest, in clear even when the data is `private: true`), `oracle/`
-/// (a corpus's reference sentences as a grammar, with the variants' pronunciations) and `sweep/` (the
-/// models `gambit sweep` compiled for each point). Each entry records the files it was made from in
+/// (a corpus's reference sentences as a grammar, with the variants' pronunciations), `sweep/` (the
+/// models `gambit sweep` compiled for each point) and `external/` (a variant's training data as handed to an
+/// external recognizer's prepare command, and the artifact it made). Each entry records the files it was made from in
 /// ``sourcesFileName``, so the entries of one suite can be found and removed.
 public struct ModelCache: Sendable {
     /// The cache folder (see ``Toolchain/defaultCacheFolder``).
@@ -14,7 +15,7 @@ public struct ModelCache: Sendable {
     /// The file in each entry that names the training data or manifests it was made from.
     public static let sourcesFileName = "gambit-sources.json"
     /// The subfolders that hold entries.
-    public static let kinds = ["prepared", "oracle", "sweep"]
+    public static let kinds = ["prepared", "oracle", "sweep", "external"]
 
     public init(folder: URL) {
         self.folder = folder
@@ -22,7 +23,7 @@ public struct ModelCache: Sendable {
 
     /// One cached model.
     public struct Entry: Sendable, Equatable {
-        /// `prepared`, `oracle` or `sweep`.
+        /// `prepared`, `oracle`, `sweep` or `external`.
         public var kind: String
         public var url: URL
         /// Bytes of every file inside.
@@ -102,8 +103,10 @@ public struct ModelCache: Sendable {
             else { continue }
             bytes += (attributes[.size] as? Int) ?? 0
             if let date = attributes[.modificationDate] as? Date, date > modified { modified = date }
-            // A prepared model's manifest says whether its training data was private.
-            if file.lastPathComponent == "manifest.json", let data = try? Data(contentsOf: file),
+            // A prepared model's manifest (an external recognizer's record) says whether its training data was private.
+            if file.lastPathComponent == "manifest.json"
+                || (kind == "external" && file.lastPathComponent == ExternalArtifactRecord.fileName),
+                let data = try? Data(contentsOf: file),
                 let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                 object["isPrivate"] as? Bool == true
             {

@@ -25,13 +25,46 @@ public struct RunPlan: Sendable {
         /// Words whose first correct emission time streaming measures.
         public var terms: [String]
         public var external: ExternalRecognizer?
+        /// What the external recognizer's customized decodes are given; nil for its baseline and for PocketSphinx.
+        public var externalInputs: ExternalCustomization.Inputs?
+        /// Why the external recognizer's prepare failed for this variant: its utterances fail with it, undecoded.
+        public var preparationFailure: String?
 
-        /// How a person reads it: `baseline`, `customized chess-full`, `oracle`, `external pocketsphinx-cli`.
+        /// How a person reads it: `baseline`, `customized chess-full`, `oracle`, `external pocketsphinx-cli`,
+        /// `external pocketsphinx-cli customized chess-full`.
         public var label: String {
-            if let external { return "external \(external.name)" }
-            return variant.map { "\(mode.rawValue) \($0.name)" } ?? mode.rawValue
+            let own = variant.map { "\(mode.rawValue) \($0.name)" } ?? mode.rawValue
+            guard let external else { return own }
+            return "external \(external.name)" + (variant == nil ? "" : " \(own)")
         }
     }
+
+    /// What the plan needs of a variant prepared for an external recognizer.
+    public struct PreparedExternal: Sendable, Equatable {
+        /// The files and values its customized decodes are given (without an utterance's biasing list).
+        public var inputs: ExternalCustomization.Inputs
+        /// Names everything its decodes depend on: the training data's and phrase list's bytes, the weight, the
+        /// locale, the prepare command and the prepared artifact's content.
+        public var fingerprint: String
+        /// Why its prepare failed; nil when it did not.
+        public var failure: String?
+        /// The variant's private training data went to a recognizer off the device, as the suite allowed.
+        public var privateDataSentOffDevice: Bool
+
+        public init(
+            inputs: ExternalCustomization.Inputs, fingerprint: String, failure: String? = nil,
+            privateDataSentOffDevice: Bool = false
+        ) {
+            self.inputs = inputs
+            self.fingerprint = fingerprint
+            self.failure = failure
+            self.privateDataSentOffDevice = privateDataSentOffDevice
+        }
+    }
+
+    /// The key of ``make(suite:entries:variants:oracles:audioHashes:modelFingerprint:externals:shard:crashOnceForTesting:)``'s
+    /// `externals`.
+    public static func externalKey(recognizer: String, variant: String) -> String { "\(recognizer)\u{1F}\(variant)" }
 
     /// One utterance under one system.
     public struct Item: Sendable {
@@ -82,15 +115,17 @@ public struct RunPlan: Sendable {
     ///   - oracles: Each domain corpus's oracle grammar, by corpus name (when the suite's modes include it).
     ///   - audioHashes: ``WorkRequest/hashFile(_:)`` of every entry's audio, by path.
     ///   - modelFingerprint: The acoustic model's (``AcousticModel/fingerprint``).
+    ///   - externals: Each variant prepared for each customized external recognizer, by ``externalKey(recognizer:variant:)``.
     ///   - shard: Keep only this shard's utterances (assigned by a hash of their id).
     /// - Throws: ``RunnerError/nothingToDecode(shard:utterances:)`` when the plan holds nothing to decode (results over no utterance
     ///   would read as a perfect run).
     public static func make(
         suite: Suite, entries: [String: [CorpusEntry]], variants: [String: PreparedVariant],
         oracles: [String: LanguageModelConfiguration], audioHashes: [String: String], modelFingerprint: String,
-        shard: Shard? = nil, crashOnceForTesting: Set<String> = []
+        externals: [String: PreparedExternal] = [:], shard: Shard? = nil, crashOnceForTesting: Set<String> = []
     ) throws -> RunPlan {
-        let systems = Self.systems(suite: suite, entries: entries, variants: variants, oracles: oracles)
+        let systems = Self.systems(
+            suite: suite, entries: entries, variants: variants, oracles: oracles, externals: externals)
         var items: [Item] = []
         for (s, system) in systems.enumerated() {
             for (index, entry) in (entries[system.corpus.name] ?? []).enumerated() {
@@ -104,10 +139,19 @@ public struct RunPlan: Sendable {
                     systemFingerprint: system.fingerprint, streamingChunkMilliseconds: streamed, terms: system.terms,
                     settings: suite.decoder, modelFingerprint: modelFingerprint)
                 if let external = system.external {
+                    var fingerprint = system.fingerprint
+                    if var inputs = system.externalInputs {
+                        inputs.boosted = entry.boosted
+                        request.externalInputs = inputs
+                        // A decode given the utterance's own list depends on it.
+                        if external.customization?.decode.contains(where: { $0.contains("{boosted}") }) ?? false {
+                            fingerprint += "|boosted:" + ExternalCustomization.Inputs.jsonList(entry.boosted ?? [])
+                        }
+                    }
                     // An external recognizer is not PocketSphinx: the engine's settings do not change its output,
                     // so changing them does not run its (perhaps slow, perhaps off-device) command again.
                     request.key = WorkRequest.key(
-                        audioHash: audioHash, systemFingerprint: system.fingerprint, modelFingerprint: modelFingerprint,
+                        audioHash: audioHash, systemFingerprint: fingerprint, modelFingerprint: modelFingerprint,
                         decoder: .standard, streamedChunkMilliseconds: nil)
                     request.external = external
                 }
@@ -118,13 +162,15 @@ public struct RunPlan: Sendable {
         if items.isEmpty {
             throw RunnerError.nothingToDecode(shard: shard, utterances: entries.values.map(\.count).reduce(0, +))
         }
-        return RunPlan(systems: systems, items: items, checks: checks(suite: suite, systems: systems))
+        return RunPlan(
+            systems: systems, items: items, checks: checks(suite: suite, systems: systems, externals: externals))
     }
 
-    /// Every system, corpus by corpus (baseline, each variant, the oracle), then the external recognizers.
+    /// Every system, corpus by corpus (baseline, each variant, the oracle), then the external recognizers' (each
+    /// one's baseline, then each variant it is customized with).
     static func systems(
         suite: Suite, entries: [String: [CorpusEntry]], variants: [String: PreparedVariant],
-        oracles: [String: LanguageModelConfiguration]
+        oracles: [String: LanguageModelConfiguration], externals: [String: PreparedExternal] = [:]
     ) -> [System] {
         var systems: [System] = []
         for corpus in suite.corpora {
@@ -157,16 +203,41 @@ public struct RunPlan: Sendable {
                         fingerprint: "oracle:\(oracle.fingerprint ?? "")", terms: allTerms))
             }
         }
-        // External recognizers: uncustomized, beside PocketSphinx's baseline.
         for corpus in suite.corpora {
             for recognizer in suite.recognizers where recognizer.corpora?.contains(corpus.name) ?? true {
-                systems.append(
-                    System(
-                        corpus: corpus, mode: .baseline, variant: nil, configuration: nil,
-                        fingerprint: "external:\(recognizer.name):\(recognizer.onDevice):"
-                            + recognizer.command.joined(separator: "\u{1F}"),
-                        terms: [], external: recognizer))
+                systems += externalSystems(
+                    recognizer, corpus: corpus, suite: suite, variants: variants, externals: externals)
             }
+        }
+        return systems
+    }
+
+    /// An external recognizer's systems on one corpus: its baseline, then (when it is customized and the suite
+    /// decodes customized systems) each variant evaluated on the corpus that it is customized with.
+    static func externalSystems(
+        _ recognizer: ExternalRecognizer, corpus: Suite.Corpus, suite: Suite, variants: [String: PreparedVariant],
+        externals: [String: PreparedExternal]
+    ) -> [System] {
+        let version = recognizer.version.map { ":version \($0)" } ?? ""
+        var systems = [
+            System(
+                corpus: corpus, mode: .baseline, variant: nil, configuration: nil,
+                fingerprint: "external:\(recognizer.name):\(recognizer.onDevice):"
+                    + recognizer.command.joined(separator: "\u{1F}") + version,
+                terms: [], external: recognizer)
+        ]
+        guard suite.modes.contains(.customized), let customization = recognizer.customization else { return systems }
+        for variant in suite.variants(for: corpus) where customization.variants?.contains(variant.name) ?? true {
+            guard let prepared = externals[externalKey(recognizer: recognizer.name, variant: variant.name)],
+                let info = variants[variant.name]
+            else { continue }
+            systems.append(
+                System(
+                    corpus: corpus, mode: .customized, variant: variant, configuration: nil,
+                    fingerprint: "external-customized:\(recognizer.name):\(recognizer.onDevice):"
+                        + customization.decode.joined(separator: "\u{1F}") + version + ":" + prepared.fingerprint,
+                    terms: info.boostedTerms, external: recognizer, externalInputs: prepared.inputs,
+                    preparationFailure: prepared.failure))
         }
         return systems
     }
@@ -174,7 +245,9 @@ public struct RunPlan: Sendable {
     /// The checks ``Checks/evaluate(_:artifacts:responses:items:)`` will make of these systems' results, in its
     /// order. Some may come out as "no data" (a shard without a corpus's utterances, a corpus without boosted
     /// words); each is still judged.
-    static func checks(suite: Suite, systems: [System]) -> [PlannedCheck] {
+    static func checks(suite: Suite, systems: [System], externals: [String: PreparedExternal] = [:])
+        -> [PlannedCheck]
+    {
         var checks = [PlannedCheck(kind: .onDevice, name: Checks.networkName)]
         for recognizer in suite.recognizers where recognizer.onDevice {
             checks.append(PlannedCheck(kind: .onDevice, name: Checks.externalOnDeviceName(recognizer.name)))
@@ -188,16 +261,34 @@ public struct RunPlan: Sendable {
         for variant in suite.variants {
             checks.append(PlannedCheck(kind: .canary, name: Checks.canaryName(variant.name)))
         }
-        // A comparison pairs a corpus's customized system with its baseline.
-        if suite.modes.contains(.baseline) {
-            for system in customized {
-                let corpus = system.corpus.name
-                let variant = system.variant!.name
+        for recognizer in suite.recognizers where recognizer.customization != nil {
+            for variant in suite.variants
+            where systems.contains(where: { $0.external == recognizer && $0.variant?.name == variant.name }) {
                 checks.append(
-                    system.corpus.role == .antiContext
-                        ? PlannedCheck(kind: .antiContext, name: Checks.antiContextName(corpus, variant))
-                        : PlannedCheck(kind: .boostedGain, name: Checks.boostedGainName(corpus, variant)))
+                    PlannedCheck(
+                        kind: .customizationEffect,
+                        name: Checks.customizationEffectName(variant.name, recognizer: recognizer.name)))
             }
+        }
+        for recognizer in suite.recognizers {
+            for variant in suite.variants
+            where externals[externalKey(recognizer: recognizer.name, variant: variant.name)]?
+                .privateDataSentOffDevice ?? false
+            {
+                checks.append(
+                    PlannedCheck(kind: .privacy, name: Checks.privacyName(variant.name, recognizer: recognizer.name)))
+            }
+        }
+        // A comparison pairs a corpus's customized system with its recognizer's baseline (an external recognizer's
+        // is always decoded).
+        for system in systems
+        where system.mode == .customized && (system.external != nil || suite.modes.contains(.baseline)) {
+            let corpus = system.corpus.name
+            let variant = Checks.label(system.variant!.name, recognizer: system.external?.name)
+            checks.append(
+                system.corpus.role == .antiContext
+                    ? PlannedCheck(kind: .antiContext, name: Checks.antiContextName(corpus, variant))
+                    : PlannedCheck(kind: .boostedGain, name: Checks.boostedGainName(corpus, variant)))
         }
         checks.append(PlannedCheck(kind: .failures, name: Checks.failuresName))
         return checks

@@ -157,6 +157,10 @@ public final class Runner {
         var variants: [VariantInfo] = []
         var oracles: [String: LanguageModelConfiguration] = [:]
         var audioHashes: [String: String] = [:]
+        /// Each variant prepared for each customized external recognizer, by ``RunPlan/externalKey(recognizer:variant:)``.
+        var externals: [String: RunPlan.PreparedExternal] = [:]
+        /// What the results say of those, by recognizer.
+        var externalCustomizations: [String: [ExternalCustomizationInfo]] = [:]
     }
 
     /// Runs the suite and writes `results.json` under the output folder: prepare, plan, execute, assemble.
@@ -187,7 +191,8 @@ public final class Runner {
         results.timings = RunTimings(
             stages: timer.stages, workers: RunTimings.workerTimes(transcriber.lastDecoded, plan: plan),
             workerCount: options.workers, decoded: Set(transcriber.lastDecoded.map(\.key)).count,
-            journaled: Set(plan.items.map(\.request.key)).subtracting(transcriber.lastAttempted).count)
+            journaled: Set(plan.items.filter { plan.systems[$0.system].preparationFailure == nil }.map(\.request.key))
+                .subtracting(transcriber.lastAttempted).count)
         try results.write(to: Self.resultsFile(in: options.output))
         if options.keepLattices {
             pruneLattices(results)
@@ -204,7 +209,7 @@ public final class Runner {
         let folder = Self.latticeFolder(in: options.output)
         guard let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         var needed = Set<String>()
-        for system in results.systems where system.mode == .customized {
+        for system in results.systems where system.mode == .customized && system.recognizer == nil {
             let antiContext = results.corpus(named: system.corpus)?.role == .antiContext
             let global = Set(Aggregation.boostedWords(for: system, in: results))
             for record in system.utterances where record.failure == nil {
@@ -305,28 +310,34 @@ public final class Runner {
         return prepared
     }
 
-    /// Every variant's model (from the cache when it is there), and each domain corpus's oracle.
+    /// Every variant's model (from the cache when it is there), each domain corpus's oracle, and each variant
+    /// prepared for each customized external recognizer. Private data bound for a recognizer off the device is
+    /// refused before anything is prepared.
     func prepareModels(_ prepared: inout Prepared) throws {
-        var pronunciations: [CustomPronunciation] = []
-        var anyPrivate = false
+        var data: [String: CustomLanguageModelData] = [:]
+        for variant in suite.variants { data[variant.name] = try Toolchain.loadTrainingData(variant.training) }
+        try checkExternalPrivacy(data)
         let oracles = suite.modes.contains(.oracle) ? suite.corpora.filter { $0.role == .domain }.count : 0
-        let total = suite.variants.count + oracles
+        let externals = suite.recognizers.map { Self.customizedVariants(of: $0, in: suite).count }.reduce(0, +)
+        let total = suite.variants.count + oracles + externals
         var done = 0
         options.progress?("prepare", 0, total)
-        func finished() {
-            done += 1
+        func finished(_ count: Int = 1) {
+            done += count
             options.progress?("prepare", done, total)
         }
         for variant in suite.variants {
-            let data = try Toolchain.loadTrainingData(variant.training)
-            pronunciations += data.pronunciations
-            anyPrivate = anyPrivate || data.isPrivate
-            let (artifact, _) = try toolchain.prepare(variant.training, data: data, options: variant.prepareOptions)
+            let (artifact, _) = try toolchain.prepare(
+                variant.training, data: data[variant.name], options: variant.prepareOptions)
             prepared.artifacts[variant.name] = artifact
             prepared.variants.append(info(variant, artifact.manifest))
             finished()
         }
+        try prepareExternal(&prepared, data: data)
+        finished(externals)
         guard suite.modes.contains(.oracle) else { return }
+        let pronunciations = suite.variants.flatMap { data[$0.name]?.pronunciations ?? [] }
+        let anyPrivate = data.values.contains { $0.isPrivate }
         for corpus in suite.corpora where corpus.role == .domain {
             guard let entries = prepared.entries[corpus.name], !entries.isEmpty else { continue }
             prepared.oracles[corpus.name] = try oracle(
@@ -366,7 +377,8 @@ public final class Runner {
         }
         return try RunPlan.make(
             suite: suite, entries: prepared.entries, variants: variants, oracles: prepared.oracles,
-            audioHashes: prepared.audioHashes, modelFingerprint: modelFingerprint, shard: options.shard,
+            audioHashes: prepared.audioHashes, modelFingerprint: modelFingerprint, externals: prepared.externals,
+            shard: options.shard,
             crashOnceForTesting: options.crashOnceForTesting)
     }
 
@@ -381,7 +393,8 @@ public final class Runner {
             Self.stopAfterJournalLinesVariable
         ].flatMap { Int($0) }
         let lattices = options.keepLattices ? Self.latticeFolder(in: options.output).path : nil
-        let requests = plan.items.map { item in
+        let unprepared = Self.preparationFailures(plan)
+        let requests = plan.items.filter { unprepared[$0.request.key] == nil }.map { item in
             var request = item.request
             if request.configuration.map({ $0.grammar == nil }) ?? false, request.external == nil {
                 request.latticeFolder = lattices
@@ -389,6 +402,7 @@ public final class Runner {
             return request
         }
         return try transcriber.transcribe(requests, journal: journal, fresh: options.fresh)
+            .merging(unprepared) { decoded, _ in decoded }
     }
 
     /// The results: per-utterance records, then every aggregate through Scoring. Checks are added by the caller.
@@ -417,11 +431,17 @@ public final class Runner {
                 acousticModelPath: toolchain.model.hmm.standardizedFileURL.lastPathComponent,
                 acousticModelFingerprint: modelFingerprint, decoderArguments: suite.decoder.commandLine),
             externalRecognizers: suite.recognizers.isEmpty
-                ? nil : suite.recognizers.map { externalInfo($0, plan: plan, answers: done) })
+                ? nil
+                : suite.recognizers.map {
+                    externalInfo(
+                        $0, plan: plan, answers: done, customizations: prepared.externalCustomizations[$0.name])
+                })
+        // What no worker decoded (a variant whose prepare failed) proves nothing of the workers' network.
+        let decoded = plan.items.filter { plan.systems[$0.system].preparationFailure == nil }
         return RunResults(
             run: info,
             networkDenial: Self.networkEvidence(
-                plan.items.filter { $0.request.external?.onDevice ?? true }.compactMap { done[$0.request.key] }),
+                decoded.filter { $0.request.external?.onDevice ?? true }.compactMap { done[$0.request.key] }),
             variants: prepared.variants, corpora: corpora, systems: systemResults
         ).recomputingAggregates()
     }
@@ -444,6 +464,7 @@ public final class Runner {
             record.latency = response.latency
             record.words = response.words
             record.customization = response.customization
+            record.customizationNote = response.customizationNote
             record.failure = response.reportedFailure(relativeTo: suite.folder)
             record.failureKind = response.failure == nil ? nil : response.failureKind
             record.retries = response.retries
@@ -469,18 +490,20 @@ public final class Runner {
 
     /// What the results say of an external recognizer: its command (absolute paths, such as the adapter or a
     /// model it loads, shown relative to the suite) and how many of its transcriptions ran with the network denied.
-    func externalInfo(_ recognizer: ExternalRecognizer, plan: RunPlan, answers: [String: WorkResponse])
-        -> ExternalRecognizerInfo
-    {
-        let responses = plan.items.filter { $0.request.external == recognizer }.compactMap {
-            answers[$0.request.key]
-        }
+    func externalInfo(
+        _ recognizer: ExternalRecognizer, plan: RunPlan, answers: [String: WorkResponse],
+        customizations: [ExternalCustomizationInfo]?
+    ) -> ExternalRecognizerInfo {
+        let responses = plan.items.filter {
+            $0.request.external == recognizer && plan.systems[$0.system].preparationFailure == nil
+        }.compactMap { answers[$0.request.key] }
         return ExternalRecognizerInfo(
             name: recognizer.name,
             command: recognizer.command.map { word in
                 word.hasPrefix("/") ? suite.reportedPath(URL(fileURLWithPath: word)) : word
             }, onDevice: recognizer.onDevice,
-            decodings: responses.count, networkDenied: responses.filter { $0.networkDenied == true }.count)
+            decodings: responses.count, networkDenied: responses.filter { $0.networkDenied == true }.count,
+            version: recognizer.version, customizations: customizations)
     }
 
     /// Whether every decoded utterance came from a worker that proved it had no network, wherever

@@ -100,7 +100,8 @@ public struct Suite: Sendable, Equatable {
     public var corpora: [Corpus]
     public var variants: [Variant]
     public var modes: [SystemMode]
-    /// Recognizers evaluated beside PocketSphinx, uncustomized (see ``ExternalRecognizer``).
+    /// Recognizers evaluated beside PocketSphinx, uncustomized and, when they declare a customization, with
+    /// each variant assigned to them (see ``ExternalRecognizer``).
     public var recognizers: [ExternalRecognizer] = []
     public var streaming: Streaming
     /// How PocketSphinx searches (`decoder:`), for every decode of the run, the sweep and the scaling curve;
@@ -187,7 +188,14 @@ public struct Suite: Sendable, Equatable {
             ])),
         "modes": .value,
         "recognizers": .list(
-            .mapping(["name": .value, "command": .value, "onDevice": .value, "timeout": .value, "corpora": .value])),
+            .mapping([
+                "name": .value, "command": .value, "onDevice": .value, "timeout": .value, "corpora": .value,
+                "version": .value,
+                "customization": .mapping([
+                    "prepare": .value, "decode": .value, "variants": .value, "allowPrivate": .value,
+                    "prepareTimeout": .value,
+                ]),
+            ])),
         "streaming": .mapping(["utterances": .value, "chunkMilliseconds": .value]),
         "decoder": .mapping(Dictionary(uniqueKeysWithValues: DecoderSettings.settings.map { ($0.name, .value) })),
         "cache": .value,
@@ -260,6 +268,9 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     case cacheEntry(name: String, folder: String, reason: String)
     /// The plan holds nothing to decode: an empty shard (`shard`), or a suite where no system applies.
     case nothingToDecode(shard: Shard?, utterances: Int)
+    /// A variant's private training data would go to a recognizer that runs off the device, and the suite does not
+    /// allow it for that recognizer.
+    case privateDataOffDevice(variant: String, recognizer: String)
 
     public var description: String {
         switch self {
@@ -288,6 +299,11 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .nothingToDecode(let shard?, let utterances):
             "shard \(shard.index)/\(shard.count) holds no utterance of this suite's \(utterances); run with fewer shards"
         case .nothingToDecode(nil, _): "the suite has nothing to decode: no system applies to any corpus"
+        case .privateDataOffDevice(let variant, let recognizer):
+            "variant \(variant)'s training data is private (private: true) and recognizer \(recognizer) runs off the "
+                + "device (onDevice: false): Gambit will not send it there. Leave \(variant) out of the recognizer's "
+                + "customization variants, or let it go by name with customization: {allowPrivate: true} on "
+                + "\(recognizer) (every report then says it went)"
         }
     }
 }

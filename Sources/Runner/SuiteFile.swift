@@ -101,6 +101,16 @@ struct SuiteFile: Decodable {
         var onDevice: Lined<String>?
         var timeout: Lined<String>?
         var corpora: Lined<[Lined<String>]>?
+        var version: Lined<String>?
+        var customization: Lined<CustomizationFields>?
+    }
+
+    struct CustomizationFields: Decodable {
+        var prepare: Lined<TextOrList>?
+        var decode: Lined<TextOrList>?
+        var variants: Lined<[Lined<String>]>?
+        var allowPrivate: Lined<String>?
+        var prepareTimeout: Lined<String>?
     }
 
     struct StreamingFields: Decodable {

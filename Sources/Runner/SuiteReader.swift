@@ -34,7 +34,8 @@ struct SuiteReader {
         }
         var recognizers: [ExternalRecognizer] = []
         for item in try list(file.recognizers, "recognizers", "recognizers") {
-            recognizers.append(try recognizer(item, names: names, taken: recognizers.map(\.name)))
+            recognizers.append(
+                try recognizer(item, names: names, variants: variants.map(\.name), taken: recognizers.map(\.name)))
         }
         // In the order the keys were always checked, so that a file with several problems hears of the same one
         // first.
@@ -144,26 +145,18 @@ struct SuiteReader {
         }
     }
 
-    func recognizer(_ item: Lined<SuiteFile.RecognizerFields>, names: Set<String>, taken: [String]) throws
-        -> ExternalRecognizer
-    {
+    func recognizer(
+        _ item: Lined<SuiteFile.RecognizerFields>, names: Set<String>, variants: [String], taken: [String]
+    ) throws -> ExternalRecognizer {
         guard let fields = item.value else { throw fail(item.line, "each recognizer is a mapping") }
         let name = try string(fields.name, "name", in: item.line)!
         if name == "pocketsphinx" || taken.contains(name) {
             throw fail(fields.name?.line, "recognizer name '\(name)' is taken")
         }
-        let command: [String]
-        switch fields.command?.value {
-        case .list(let arguments)?:
-            command = try arguments.map { argument in
-                guard let text = argument.value else { throw fail(argument.line, "arguments are strings") }
-                return text
-            }
-        case .text(let text)?:
-            command = text.split(whereSeparator: \.isWhitespace).map(String.init)
-        case nil:
+        guard fields.command != nil else {
             throw fail(item.line, "missing key 'command' (a list of arguments with {audio})")
         }
+        let command = try self.command(fields.command, "command")
         guard let onDeviceText = try string(fields.onDevice, "onDevice", in: item.line),
             let onDevice = Bool(onDeviceText)
         else {
@@ -174,13 +167,77 @@ struct SuiteReader {
             guard let value = Double(text), value > 0 else { throw fail(fields.timeout?.line, "timeout is seconds") }
             timeout = value
         }
-        var program = command.first ?? ""
-        if program.contains("/") && !program.hasPrefix("/") { program = path(program).path }
         let recognizer = ExternalRecognizer(
-            name: name, command: command.isEmpty ? [] : [program] + command.dropFirst(), onDevice: onDevice,
-            timeoutSeconds: timeout, corpora: try corpusNames(fields.corpora, names))
-        if let problem = recognizer.problem { throw fail(fields.command?.line, problem) }
+            name: name, command: command, onDevice: onDevice, timeoutSeconds: timeout,
+            corpora: try corpusNames(fields.corpora, names),
+            version: try string(fields.version, "version", in: item.line, required: false),
+            customization: try customization(fields.customization, variants: variants))
+        if let problem = recognizer.problem {
+            throw fail(
+                problem.contains("command is") || problem.hasPrefix("the command")
+                    ? fields.command?.line : fields.customization?.line, problem)
+        }
         return recognizer
+    }
+
+    /// A command as a list of arguments (or one text split at spaces), its program found from the suite's folder
+    /// when it is a relative path.
+    func command(_ field: Lined<TextOrList>?, _ key: String) throws -> [String] {
+        var command: [String]
+        switch field?.value {
+        case .list(let arguments)?:
+            command = try arguments.map { argument in
+                guard let text = argument.value else { throw fail(argument.line, "arguments are strings") }
+                return text
+            }
+        case .text(let text)?:
+            command = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        case nil:
+            throw fail(field?.line, "'\(key)' must be a list of arguments")
+        }
+        if let program = command.first, program.contains("/") && !program.hasPrefix("/") {
+            command[0] = path(program).path
+        }
+        return command
+    }
+
+    /// A recognizer's `customization:`: how it is prepared and decoded with a variant; nil when it has none.
+    func customization(_ field: Lined<SuiteFile.CustomizationFields>?, variants: [String]) throws
+        -> ExternalCustomization?
+    {
+        guard let field else { return nil }
+        guard let fields = field.value else {
+            throw fail(
+                field.line, "'customization' must be a mapping with decode (and prepare, variants, allowPrivate)")
+        }
+        guard fields.decode != nil else {
+            throw fail(field.line, "missing key 'decode' (the command of a customized decode, with {audio})")
+        }
+        var customization = ExternalCustomization(
+            prepare: fields.prepare == nil ? nil : try command(fields.prepare, "prepare"),
+            decode: try command(fields.decode, "decode"))
+        if let list = fields.variants {
+            guard let items = list.value else { throw fail(list.line, "'variants' must be a list of variant names") }
+            customization.variants = try items.map { item in
+                guard let name = item.value, variants.contains(name) else {
+                    throw fail(item.line, "unknown variant '\(item.value ?? "?")' (have: \(variants))")
+                }
+                return name
+            }
+        }
+        if let text = try string(fields.allowPrivate, "allowPrivate", in: field.line, required: false) {
+            guard let value = Bool(text) else {
+                throw fail(fields.allowPrivate?.line, "allowPrivate must be true or false")
+            }
+            customization.allowPrivate = value
+        }
+        if let text = try string(fields.prepareTimeout, "prepareTimeout", in: field.line, required: false) {
+            guard let value = Double(text), value > 0 else {
+                throw fail(fields.prepareTimeout?.line, "prepareTimeout is seconds")
+            }
+            customization.prepareTimeoutSeconds = value
+        }
+        return customization
     }
 
     func streaming(_ field: Lined<SuiteFile.StreamingFields>?) throws -> Suite.Streaming {

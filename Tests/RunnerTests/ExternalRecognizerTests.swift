@@ -79,7 +79,7 @@ struct ExternalRecognizerTests {
     @Test("A suite may not hand customization data or nothing at all to a recognizer")
     func suiteValidation() throws {
         let cases = [
-            (#"command: [asr, "{audio}", "{training}"], onDevice: false"#, "unknown placeholder {training}"),
+            (#"command: [asr, "{audio}", "{training}"], onDevice: false"#, "cannot use the placeholder {training}"),
             (#"command: [asr, input.wav], onDevice: true"#, "must pass the audio path"),
             (#"command: [asr, "{audio}"]"#, "missing key 'onDevice'"),
             (#"command: [asr, "{audio}"], onDevice: maybe"#, "onDevice must be true or false"),

@@ -147,7 +147,10 @@ struct AccuracyView: Equatable {
         self.rates = rates
         comparisons = Dictionary(
             uniqueKeysWithValues: results.comparisons.map {
-                ("\($0.corpus)/\($0.variant)", [$0.deltaWER.observedDelta, $0.deltaWER.lower, $0.deltaWER.upper])
+                (
+                    "\($0.corpus)/\($0.variant)" + ($0.recognizer.map { "@\($0)" } ?? ""),
+                    [$0.deltaWER.observedDelta, $0.deltaWER.lower, $0.deltaWER.upper]
+                )
             })
     }
 }

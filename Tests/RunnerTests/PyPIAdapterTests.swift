@@ -104,4 +104,36 @@ struct PyPIAdapterTests {
         }
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("a/custom.lm.bin").path))
     }
+
+    @Test(
+        "In a run, beside the built-in engine: prepared by its adapter, decoded both ways, boosted errors fall",
+        .enabled(if: available, "needs the PyPI engine's venv (scripts/install-deps.sh)"), .timeLimit(.minutes(10)))
+    func inARun() throws {
+        let program = Self.adapter.path
+        let suite = try MiniSuite(
+            extra: """
+                recognizers:
+                  - name: pypi
+                    command: ["\(program)", decode, "{audio}"]
+                    onDevice: true
+                    version: "5.1.1"
+                    corpora: [chess]
+                    customization:
+                      prepare: ["\(program)", prepare, --training, "{training}", --phrases, "{phrases}", --artifact, "{artifact}", --weight, "{weight}"]
+                      decode: ["\(program)", decode, "{audio}", --artifact, "{artifact}"]
+                """)
+        let results = try suite.run()
+        let baseline = try #require(results.system(corpus: "chess", mode: .baseline, recognizer: "pypi"))
+        let customized = try #require(
+            results.system(corpus: "chess", mode: .customized, variant: "chess-seed", recognizer: "pypi"))
+        #expect(baseline.failures.failed == 0 && customized.failures.failed == 0)
+        #expect(customized.utterances.allSatisfy { $0.customization == .applied })
+        let before = try #require(baseline.metrics.boosted?.boostedErrors)
+        let after = try #require(customized.metrics.boosted?.boostedErrors)
+        #expect(after < before, "boosted-word errors \(before) → \(after): \(customized.utterances.map(\.hypothesis))")
+        let effect = try #require(results.checks.first { $0.name == "customization took effect: chess-seed @ pypi" })
+        #expect(effect.passed, "\(effect.message)")
+        let onDevice = try #require(results.checks.first { $0.name == "external recognizer on-device: pypi" })
+        #expect(onDevice.passed, "\(onDevice.message)")
+    }
 }

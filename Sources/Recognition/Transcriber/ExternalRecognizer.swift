@@ -8,49 +8,79 @@ import Results
 /// (`text` is accepted for `transcript`, `duration` for `end`; `words` and `confidence` are optional).
 /// A non-zero exit, a timeout or unreadable output is a failure of that utterance only.
 ///
-/// Gambit never hands an external recognizer customization data: the command gets the audio path and
-/// nothing else. An on-device recognizer runs inside the workers' network namespace, so a claim of
-/// running on the device is checked, not trusted; an off-device one runs with the network.
+/// Its baseline ``command`` gets the audio path and nothing else. With a ``customization`` it is also decoded once
+/// per variant assigned to it: the customization's prepare command turns the variant's training data into an
+/// artifact once (``ExternalCustomization``), and its decode command gets that artifact beside the audio. An
+/// on-device recognizer runs inside the workers' network namespace, and its prepare command in one of its own,
+/// so a claim of running on the device is checked, not trusted; an off-device one runs with the network.
 public struct ExternalRecognizer: Sendable, Hashable, Codable {
     public var name: String
-    /// Program and arguments; the argument `{audio}` is replaced by the audio path.
+    /// Program and arguments of the baseline (uncustomized) decode; the argument `{audio}` is replaced by the
+    /// audio path.
     public var command: [String]
     public var onDevice: Bool
     public var timeoutSeconds: Double
     /// Corpora to evaluate it on; nil for all.
     public var corpora: [String]?
+    /// The recognizer's version as the suite declares it: part of every cache key of its decodes and prepared
+    /// artifacts, so that a new release decodes again.
+    public var version: String?
+    /// How the recognizer is customized; nil when it is evaluated uncustomized only.
+    public var customization: ExternalCustomization?
 
     public init(
-        name: String, command: [String], onDevice: Bool, timeoutSeconds: Double = 120, corpora: [String]? = nil
+        name: String, command: [String], onDevice: Bool, timeoutSeconds: Double = 120, corpora: [String]? = nil,
+        version: String? = nil, customization: ExternalCustomization? = nil
     ) {
         self.name = name
         self.command = command
         self.onDevice = onDevice
         self.timeoutSeconds = timeoutSeconds
         self.corpora = corpora
+        self.version = version
+        self.customization = customization
     }
 
-    /// The one placeholder a command may use.
+    /// The placeholder every decode command passes as one argument of its own.
     public static let audioPlaceholder = "{audio}"
 
-    /// Why the command cannot be used, or nil: it must name a program and pass `{audio}`, and may not
-    /// ask for anything else (customization data above all).
+    /// Why the recognizer cannot be used, or nil: each command must name a program, a decode command must pass
+    /// `{audio}` as an argument of its own, and every placeholder must be one its command may use (the baseline
+    /// command gets the audio path only).
     public var problem: String? {
-        guard let program = command.first, !program.isEmpty else { return "the command is empty" }
-        if !command.contains(Self.audioPlaceholder) {
-            return "the command must pass the audio path as the argument \(Self.audioPlaceholder)"
+        if let problem = Self.problem(of: command, allowed: [Self.audioPlaceholder], what: "the command") {
+            return problem
         }
-        for argument in command {
-            guard let open = argument.range(of: "{"),
-                let close = argument.range(of: "}", range: open.upperBound..<argument.endIndex)
-            else { continue }
-            let placeholder = String(argument[open.lowerBound..<close.upperBound])
-            if placeholder != Self.audioPlaceholder {
-                return "unknown placeholder \(placeholder): an external recognizer gets the audio path only "
-                    + "(Gambit never hands customization data to another recognizer)"
+        return customization?.problem
+    }
+
+    /// Why `arguments` cannot be used as a command allowed `allowed` placeholders, or nil.
+    static func problem(of arguments: [String], allowed: Set<String>, what: String) -> String? {
+        guard let program = arguments.first, !program.isEmpty else { return "\(what) is empty" }
+        if allowed.contains(audioPlaceholder), !arguments.contains(audioPlaceholder) {
+            return "\(what) must pass the audio path as the argument \(audioPlaceholder)"
+        }
+        for argument in arguments {
+            for placeholder in placeholders(in: argument) where !allowed.contains(placeholder) {
+                let known = ExternalCustomization.placeholders.contains(placeholder) || placeholder == audioPlaceholder
+                return "\(what) cannot use the placeholder \(placeholder)"
+                    + (known
+                        ? " (it may use \(allowed.sorted().joined(separator: ", ")))"
+                        : ": unknown (known: \((ExternalCustomization.placeholders + [audioPlaceholder]).sorted().joined(separator: ", ")))")
             }
         }
         return nil
+    }
+
+    /// Every `{…}` in an argument.
+    static func placeholders(in argument: String) -> [String] {
+        var found: [String] = []
+        var rest = argument[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            found.append(String(rest[open...close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return found
     }
 
     /// What the command printed for one utterance.
@@ -58,13 +88,22 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
         public var transcript: String
         public var words: [WordTiming]
         public var seconds: Double
+        /// What the recognizer said of the customization it was given (`"customization": "applied"` or
+        /// `"ignored"`); nil when it said nothing.
+        public var customization: Results.CustomizationStatus? = nil
+        /// Why it ignored the customization, when it said (`"reason"`).
+        public var reason: String? = nil
     }
 
-    /// Runs the command on one audio file.
+    /// Runs the recognizer on one audio file: its baseline command, or its customization's decode command with
+    /// `inputs` in place of their placeholders.
     ///
     /// - Throws: ``ExternalRecognizerError`` naming the recognizer and the file.
-    public func transcribe(_ audio: URL) throws -> Output {
-        var arguments = command.map { $0 == Self.audioPlaceholder ? audio.path : $0 }
+    public func transcribe(_ audio: URL, inputs: ExternalCustomization.Inputs? = nil) throws -> Output {
+        let template = inputs == nil ? command : customization?.decode ?? command
+        var values = inputs?.values ?? [:]
+        values[Self.audioPlaceholder] = audio.path
+        var arguments = template.map { ExternalCustomization.substitute($0, values) }
         if !arguments[0].contains("/") { arguments.insert("/usr/bin/env", at: 0) }
         let start = DispatchTime.now().uptimeNanoseconds
         let run: ChildProcess.Outcome
@@ -74,7 +113,7 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
             throw ExternalRecognizerError(recognizer: name, audio: audio.path, reason: error.message)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let program = command[0]
+        let program = template[0]
         let how: String
         switch run.termination {
         case .timedOut:
@@ -140,7 +179,16 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
                 words.append(WordTiming(word: word, start: start, duration: duration, confidence: confidence))
             }
         }
-        return Output(transcript: transcript, words: words, seconds: 0)
+        var status: Results.CustomizationStatus?
+        switch object["customization"] {
+        case nil, is NSNull: status = nil
+        case let text as String where text == "applied": status = .applied
+        case let text as String where text == "ignored": status = .ignored
+        default: throw ParseProblem(message: "\"customization\" must be \"applied\" or \"ignored\"")
+        }
+        return Output(
+            transcript: transcript, words: words, seconds: 0, customization: status,
+            reason: object["reason"] as? String)
     }
 }
 

@@ -18,6 +18,8 @@ public struct WorkRequest: Codable, Sendable, Hashable {
     public var crashForTesting: Bool?
     /// Transcribe with this external recognizer instead of PocketSphinx.
     public var external: ExternalRecognizer?
+    /// Decode with the external recognizer's customization, given these inputs; nil for its baseline.
+    public var externalInputs: ExternalCustomization.Inputs?
     /// Write the word lattice of a customized decode into this folder, as `<key>.lat` (``latticeFile(key:in:)``), for
     /// `gambit diagnose` to read instead of decoding again. Not part of the key: it changes no answer.
     public var latticeFolder: String?
@@ -84,6 +86,8 @@ public struct WorkResponse: Codable, Sendable, Equatable {
     public var customization: Results.CustomizationStatus
     /// The artifact fingerprint the decoder reported as applied.
     public var appliedFingerprint: String?
+    /// Why an external recognizer said it ignored its customization, when it said.
+    public var customizationNote: String?
     public var latency: StreamingLatency?
     /// How long the streaming pass took (nil when the request was not streamed).
     public var streamingSeconds: Double?
@@ -120,7 +124,7 @@ public struct WorkResponse: Codable, Sendable, Equatable {
     /// the message or after a space, quote, bracket or `=`, and runs to the next space, quote or bracket; a
     /// `:` or `.` that ends it is punctuation (`/a/b.wav: no such audio file`). The folder itself, and paths
     /// under it, are found first whole, so that a folder name with spaces is replaced too.
-    static func relativePaths(in message: String, to folder: URL) -> String {
+    public static func relativePaths(in message: String, to folder: URL) -> String {
         var message = message
         let base = folder.standardizedFileURL.path
         let resolved = folder.resolvingSymlinksInPath().path
@@ -142,6 +146,18 @@ public struct WorkResponse: Codable, Sendable, Equatable {
             last = path.endIndex
         }
         return out + message[last...]
+    }
+}
+
+extension WorkResponse {
+    /// The answer to a request that was never decoded: it failed with `failure`, of `kind`.
+    public static func undecoded(
+        key: String, failure: String, kind: FailureKind, customization: Results.CustomizationStatus
+    ) -> WorkResponse {
+        WorkResponse(
+            key: key, hypothesis: "", words: [], decodeSeconds: 0, audioSeconds: 0, customization: customization,
+            appliedFingerprint: nil, latency: nil, failure: failure, failureKind: kind, modelLoadSeconds: 0,
+            peakResidentMegabytes: 0, retries: 0, crashed: false)
     }
 }
 
@@ -205,7 +221,14 @@ final class RequestDecoder {
                 let audio = URL(fileURLWithPath: request.audio)
                 // Load the audio too: a bad file is the same named error as for PocketSphinx.
                 response.audioSeconds = try loader.load(audio).duration
-                let output = try external.transcribe(audio)
+                let output = try external.transcribe(audio, inputs: request.externalInputs)
+                if request.externalInputs != nil {
+                    // Its own word is all there is: silence reads as applied, and the no-effect check compares
+                    // its hypotheses with its baseline's.
+                    response.customization = output.customization ?? .applied
+                    response.customizationNote =
+                        output.customization == Results.CustomizationStatus.ignored ? output.reason : nil
+                }
                 response.hypothesis = output.transcript
                 response.words = output.words
                 response.decodeSeconds = output.seconds

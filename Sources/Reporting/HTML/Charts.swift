@@ -108,7 +108,7 @@ enum Charts {
     static func gains(_ results: RunResults) -> String {
         var rows: [(label: String, metric: String, interval: BootstrapInterval)] = []
         for c in results.comparisons {
-            rows.append(("\(c.corpus) · \(c.variant)", "WER", c.deltaWER))
+            rows.append(("\(c.corpus) · \(c.variant)" + (c.recognizer.map { " @ \($0)" } ?? ""), "WER", c.deltaWER))
             if let b = c.deltaBoostedWER { rows.append(("", "B-WER", b)) }
             if let u = c.deltaUnboostedWER { rows.append(("", "U-WER", u)) }
         }

@@ -116,6 +116,25 @@ public struct HTMLReport: Sendable {
             + "<td class=\"num\">\(lastCell)</td></tr>"
     }
 
+    /// A summary-table row for a variant against its baseline: its rates, each with the baseline's beside it,
+    /// and the paired intervals. `name` is HTML.
+    func comparisonRow(_ c: Comparison, name: String, color: String) -> String {
+        func from(_ value: String?) -> String { value.map { "<span class=\"from\">from \($0)</span>" } ?? "" }
+        return "<tr><td><span class=\"swatch\" style=\"background:\(color)\"></span>\(name)</td>"
+            + "<td class=\"num\">\(Format.percent(c.customized.wordErrorRate))"
+            + from(Format.percent(c.baseline.wordErrorRate)) + "</td>"
+            + "<td class=\"num\">\(delta(c.deltaWER, significant: c.significant))</td>"
+            + "<td class=\"num\">\(Format.percent(c.customized.boostedWordErrorRate))"
+            + from(c.baseline.boostedWordErrorRate.map { Format.percent($0) })
+            + "</td><td class=\"num\">\(c.deltaBoostedWER.map { delta($0, significant: $0.significant) } ?? "—")</td>"
+            + "<td class=\"num\">\(Format.percent(c.customized.unboostedWordErrorRate))"
+            + from(c.baseline.unboostedWordErrorRate.map { Format.percent($0) })
+            + "</td><td class=\"num\">\(c.deltaUnboostedWER.map { delta($0, significant: $0.significant) } ?? "—")</td>"
+            + "<td class=\"num\">\(c.customized.termF1.map { Format.decimal($0) } ?? "—")"
+            + from(c.baseline.termF1.map { Format.decimal($0) })
+            + "</td><td class=\"num\">\(c.oracleGainCaptured.map { Format.percent($0, digits: 0) } ?? "—")</td></tr>"
+    }
+
     func summary() -> String {
         var out = "<section id=\"summary\"><h2>Summary</h2>\n"
         let variants = results.variants.map(\.name)
@@ -140,41 +159,32 @@ public struct HTMLReport: Sendable {
             out += "<td class=\"num\">\(Format.percent(b.boosted?.unboostedWordErrorRate))</td><td class=\"num\">—</td>"
             out +=
                 "<td class=\"num\">\(Format.decimal(b.terms?.overall.f1))</td><td class=\"num\">—</td></tr>"
-            for c in comparisons {
-                let color = Charts.color(.customized, variant: c.variant, variants: variants)
+            for c in comparisons where c.recognizer == nil {
                 let isPrivate = results.variant(named: c.variant)?.isPrivate == true
-                out +=
-                    "<tr><td><span class=\"swatch\" style=\"background:\(color)\"></span>\(e(c.variant))"
-                    + (isPrivate ? " <span class=\"tag private\">private</span>" : "") + "</td>"
-                out += "<td class=\"num\">\(Format.percent(c.customized.wordErrorRate))"
-                out += "<span class=\"from\">from \(Format.percent(c.baseline.wordErrorRate))</span></td>"
-                out += "<td class=\"num\">\(delta(c.deltaWER, significant: c.significant))</td>"
-                out += "<td class=\"num\">\(Format.percent(c.customized.boostedWordErrorRate))"
-                out +=
-                    c.baseline.boostedWordErrorRate.map { "<span class=\"from\">from \(Format.percent($0))</span>" }
-                    ?? ""
-                out +=
-                    "</td><td class=\"num\">\(c.deltaBoostedWER.map { delta($0, significant: $0.significant) } ?? "—")</td>"
-                out += "<td class=\"num\">\(Format.percent(c.customized.unboostedWordErrorRate))"
-                out +=
-                    c.baseline.unboostedWordErrorRate.map { "<span class=\"from\">from \(Format.percent($0))</span>" }
-                    ?? ""
-                out +=
-                    "</td><td class=\"num\">\(c.deltaUnboostedWER.map { delta($0, significant: $0.significant) } ?? "—")</td>"
-                out += "<td class=\"num\">\(c.customized.termF1.map { Format.decimal($0) } ?? "—")"
-                out += c.baseline.termF1.map { "<span class=\"from\">from \(Format.decimal($0))</span>" } ?? ""
-                out +=
-                    "</td><td class=\"num\">\(c.oracleGainCaptured.map { Format.percent($0, digits: 0) } ?? "—")</td></tr>"
+                out += comparisonRow(
+                    c, name: e(c.variant) + (isPrivate ? " <span class=\"tag private\">private</span>" : ""),
+                    color: Charts.color(.customized, variant: c.variant, variants: variants))
             }
             if let oracle = results.system(corpus: corpus.name, mode: .oracle) {
                 out += uncomparedRow(oracle, name: "oracle", color: Charts.oracleColor, baseline: b, lastCell: "100%")
             }
-            for external in results.systems where external.corpus == corpus.name && external.recognizer != nil {
-                let onDevice = results.run.externalRecognizers?.first { $0.name == external.recognizer }?.onDevice
+            // Each external recognizer: its baseline against PocketSphinx's, then each variant against its own.
+            for external in results.systems
+            where external.corpus == corpus.name && external.recognizer != nil && external.mode == .baseline {
+                let name = external.recognizer!
+                let onDevice = results.run.externalRecognizers?.first { $0.name == name }?.onDevice
                 let place = onDevice.map { $0 ? ", on-device" : ", off-device" } ?? ""
                 out += uncomparedRow(
-                    external, name: "\(e(external.recognizer!)) <span class=\"sub\">external\(place)</span>",
+                    external, name: "\(e(name)) <span class=\"sub\">external\(place)</span>",
                     color: Charts.externalColor, baseline: b, lastCell: "—")
+                for c in comparisons where c.recognizer == name {
+                    let isPrivate = results.variant(named: c.variant)?.isPrivate == true
+                    out += comparisonRow(
+                        c,
+                        name: "\(e(name)) <span class=\"sub\">customized</span> \(e(c.variant))"
+                            + (isPrivate ? " <span class=\"tag private\">private</span>" : ""),
+                        color: Charts.externalColor)
+                }
             }
             out += "</tbody></table>"
             if let lists = baseline.biasingLists {
@@ -184,7 +194,7 @@ public struct HTMLReport: Sendable {
             }
             for c in comparisons {
                 out +=
-                    "<p class=\"note\">\(e(c.variant)): MAPSSWE p \(Format.decimal(c.matchedPairs.pValue, digits: 4)) "
+                    "<p class=\"note\">\(e(c.variant + (c.recognizer.map { " @ \($0)" } ?? ""))): MAPSSWE p \(Format.decimal(c.matchedPairs.pValue, digits: 4)) "
                     + "(\(c.matchedPairs.segments) segments) · McNemar p \(Format.decimal(c.mcNemar.pValue, digits: 4)) · "
                     + "\(c.pairedUtterances) paired utterances · "
                     + (c.significant ? "<span class=\"sig\">significant ✱</span>" : "not significant") + "</p>"
@@ -193,7 +203,10 @@ public struct HTMLReport: Sendable {
         }
         out +=
             "<p class=\"note\">B-WER, U-WER and term F1 of a variant row (and its “from” values) are computed on that "
-            + "variant’s boosted words; the baseline row uses all variants’ words. ✱ significant at 95% (paired bootstrap "
+            + "variant’s boosted words; the baseline row uses all variants’ words. "
+            + (results.comparisons.contains { $0.recognizer != nil }
+                ? "An external recognizer’s customized rows are compared with its own baseline. " : "")
+            + "✱ significant at 95% (paired bootstrap "
             + "interval excludes 0, or MAPSSWE p &lt; 0.05). Oracle gain: (baseline − customized) / (baseline − oracle) WER.</p>"
         return out + "</section>\n"
     }
@@ -404,12 +417,16 @@ public struct HTMLReport: Sendable {
         var out = "<section id=\"terms\"><h2>Terms</h2>"
         var any = false
         for c in results.comparisons {
-            guard let customized = results.system(corpus: c.corpus, mode: .customized, variant: c.variant),
+            guard
+                let customized = results.system(
+                    corpus: c.corpus, mode: .customized, variant: c.variant, recognizer: c.recognizer),
                 let terms = customized.metrics.terms, results.corpus(named: c.corpus)?.role == .domain
             else { continue }
             any = true
-            let baselineTerms = results.system(corpus: c.corpus, mode: .baseline)?.metrics.terms?.terms ?? []
-            out += "<div class=\"card\"><div class=\"card-head\"><h3>\(e(c.variant)) on \(e(c.corpus))</h3>"
+            let baselineTerms =
+                results.system(corpus: c.corpus, mode: .baseline, recognizer: c.recognizer)?.metrics.terms?.terms ?? []
+            let heading = c.variant + (c.recognizer.map { " @ \($0)" } ?? "")
+            out += "<div class=\"card\"><div class=\"card-head\"><h3>\(e(heading)) on \(e(c.corpus))</h3>"
             out += "<span class=\"sub\">recall · precision · F1, baseline → customized</span></div>"
             out += "<table><thead><tr><th>Term</th><th class=\"num\">In references</th><th class=\"num\">Recall</th>"
             out +=
@@ -528,8 +545,13 @@ public struct HTMLReport: Sendable {
             for record in first.utterances.prefix(options.maximumUtterancesPerCorpus) {
                 let rows = zip(systems, bySystem).compactMap { system, map in map[record.id].map { (system, $0) } }
                 let hasErrors = rows.contains { $0.1.counts.errors > 0 || $0.1.failure != nil }
-                let baseline = rows.first { $0.0.mode == .baseline }?.1
-                let changed = rows.contains { $0.0.mode == .customized && $0.1.hypothesis != baseline?.hypothesis }
+                // Changed: a customized system heard it otherwise than its own recognizer's baseline.
+                let changed = rows.contains { system, row in
+                    system.mode == .customized
+                        && row.hypothesis
+                            != rows.first { $0.0.mode == .baseline && $0.0.recognizer == system.recognizer }?.1
+                            .hypothesis
+                }
                 let referenceWords = record.alignment.compactMap(\.reference)
                 let present = zip(allTerms, termWords).filter { contains(referenceWords, $0.1) }.map(\.0)
                 out +=

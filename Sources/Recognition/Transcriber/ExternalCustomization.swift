@@ -1,0 +1,196 @@
+import Crypto
+import Foundation
+
+/// How an external recognizer is customized, as Apple's `prepareCustomLanguageModel` customizes its own: a
+/// prepare command run once per variant, before any decode, that turns the variant's training data into an
+/// artifact folder, and a decode command that gets that artifact beside the audio.
+///
+/// Commands name their inputs as placeholders, replaced wherever they occur in an argument:
+///
+/// | placeholder | what it becomes | prepare | decode |
+/// |---|---|---|---|
+/// | `{training}` | the variant's training data as Gambit's JSON export (`docs/training-data.md`) | yes | yes |
+/// | `{phrases}` | the expanded phrase list with sample counts, after the budget | yes | yes |
+/// | `{artifact}` | the folder the prepare command fills, handed to every decode | yes | with a prepare |
+/// | `{weight}` | the variant's weight | yes | yes |
+/// | `{locale}` | the training data's locale (`en-US`) | yes | yes |
+/// | `{audio}` | the audio file | no | its own argument, required |
+/// | `{boosted}` | the utterance's biasing list from the manifest, as a JSON list (`[]` without one) | no | yes |
+public struct ExternalCustomization: Sendable, Hashable, Codable {
+    /// Program and arguments run once per variant; nil when the decode command takes the data itself (a
+    /// phrase-list API that needs no preparation).
+    public var prepare: [String]?
+    /// Program and arguments of a customized decode.
+    public var decode: [String]
+    /// The variants it is decoded with (of those evaluated on each corpus); nil for all of them.
+    public var variants: [String]?
+    /// Private training data may go to this recognizer although it runs off the device: the suite says so for
+    /// this recognizer by name, and every report says it did.
+    public var allowPrivate: Bool
+    /// How long a prepare may take before it is killed.
+    public var prepareTimeoutSeconds: Double
+
+    public init(
+        prepare: [String]?, decode: [String], variants: [String]? = nil, allowPrivate: Bool = false,
+        prepareTimeoutSeconds: Double = 600
+    ) {
+        self.prepare = prepare
+        self.decode = decode
+        self.variants = variants
+        self.allowPrivate = allowPrivate
+        self.prepareTimeoutSeconds = prepareTimeoutSeconds
+    }
+
+    /// Every placeholder a customization's commands may use besides `{audio}`.
+    public static let placeholders = ["{training}", "{phrases}", "{artifact}", "{weight}", "{locale}", "{boosted}"]
+
+    /// Why the commands cannot be used, or nil.
+    var problem: String? {
+        var shared: Set<String> = ["{training}", "{phrases}", "{weight}", "{locale}"]
+        if let prepare {
+            if let problem = ExternalRecognizer.problem(
+                of: prepare, allowed: shared.union(["{artifact}"]), what: "the prepare command")
+            {
+                return problem
+            }
+            shared.insert("{artifact}")
+        }
+        return ExternalRecognizer.problem(
+            of: decode, allowed: shared.union([ExternalRecognizer.audioPlaceholder, "{boosted}"]),
+            what: "the customized decode command")
+    }
+
+    /// What a customized decode is given: the files and values its placeholders become.
+    public struct Inputs: Sendable, Hashable, Codable {
+        public var training: String
+        public var phrases: String
+        /// The prepared artifact's folder; nil without a prepare command.
+        public var artifact: String?
+        public var weight: Double
+        public var locale: String
+        /// The utterance's biasing list; nil when the manifest gives none.
+        public var boosted: [String]?
+
+        public init(
+            training: String, phrases: String, artifact: String?, weight: Double, locale: String,
+            boosted: [String]? = nil
+        ) {
+            self.training = training
+            self.phrases = phrases
+            self.artifact = artifact
+            self.weight = weight
+            self.locale = locale
+            self.boosted = boosted
+        }
+
+        /// Each placeholder's value.
+        var values: [String: String] {
+            var values = [
+                "{training}": training, "{phrases}": phrases, "{weight}": "\(weight)", "{locale}": locale,
+                "{boosted}": Self.jsonList(boosted ?? []),
+            ]
+            if let artifact { values["{artifact}"] = artifact }
+            return values
+        }
+
+        /// Words as one JSON list, what `{boosted}` becomes.
+        public static func jsonList(_ words: [String]) -> String {
+            let data =
+                (try? JSONSerialization.data(withJSONObject: words, options: [.withoutEscapingSlashes])) ?? Data()
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    /// `argument` with every placeholder of `values` replaced.
+    static func substitute(_ argument: String, _ values: [String: String]) -> String {
+        var result = argument
+        for (placeholder, value) in values where result.contains(placeholder) {
+            result = result.replacingOccurrences(of: placeholder, with: value)
+        }
+        return result
+    }
+
+    /// What one prepare did.
+    public struct Preparation: Sendable, Equatable {
+        public var seconds: Double
+        /// How the command was cut off from the network: `network namespace (unshare -n)`, or why it was not.
+        public var isolation: String
+        /// It ran in a network namespace of its own.
+        public var networkDenied: Bool
+    }
+
+    /// Runs the prepare command of `recognizer` with `inputs` (whose ``Inputs/artifact`` folder it fills), in a
+    /// network namespace of its own when `denyNetwork` and the machine allows one.
+    ///
+    /// - Throws: ``ExternalRecognizerError`` naming the recognizer and the training file, with the command's
+    ///   status and the end of what it printed on standard error.
+    public static func prepare(
+        _ recognizer: ExternalRecognizer, inputs: Inputs, trainingName: String, denyNetwork: Bool
+    ) throws -> Preparation {
+        guard let command = recognizer.customization?.prepare else {
+            return Preparation(seconds: 0, isolation: "none (nothing to prepare)", networkDenied: false)
+        }
+        let timeout = recognizer.customization?.prepareTimeoutSeconds ?? 600
+        var arguments = command.map { substitute($0, inputs.values) }
+        if !arguments[0].contains("/") { arguments.insert("/usr/bin/env", at: 0) }
+        let (launcher, isolation) = denyNetwork ? namespaceLauncher() : ([], "none (the run allows the network)")
+        func failure(_ reason: String, timedOut: Bool = false) -> ExternalRecognizerError {
+            ExternalRecognizerError(
+                recognizer: recognizer.name, audio: trainingName, reason: "prepare: " + reason, timedOut: timedOut)
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let run: ChildProcess.Outcome
+        do {
+            run = try ChildProcess.run(launcher + arguments, timeoutSeconds: timeout)
+        } catch {
+            throw failure(error.message)
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let how: String
+        switch run.termination {
+        case .timedOut: throw failure(String(format: "no answer within %.0f s (killed)", timeout), timedOut: true)
+        case .exited(0): how = ""
+        case .exited(let status): how = "exited with status \(status)"
+        case .signalled(let signal): how = "was killed by signal \(signal)"
+        }
+        if !how.isEmpty {
+            let message = String(decoding: run.standardError, as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            throw failure("\(command[0]) \(how)" + (message.isEmpty ? "" : ": \(message.suffix(300))"))
+        }
+        return Preparation(seconds: seconds, isolation: isolation, networkDenied: !launcher.isEmpty)
+    }
+
+    /// `unshare -n` when this user may make a network namespace here (an `unshare -n true` succeeds), with how
+    /// the command will be isolated; otherwise no launcher and why.
+    static func namespaceLauncher() -> (launcher: [String], isolation: String) {
+        let unshare = "/usr/bin/unshare"
+        guard FileManager.default.isExecutableFile(atPath: unshare) else {
+            return ([], "none (unshare is not installed)")
+        }
+        let probe = try? ChildProcess.run([unshare, "-n", "/bin/true"], timeoutSeconds: 10)
+        guard probe?.termination == .exited(0) else {
+            return ([], "none (unshare -n is not permitted for this user)")
+        }
+        return ([unshare, "-n"], "network namespace (unshare -n)")
+    }
+
+    /// A content fingerprint of a folder: every regular file's path relative to it and its bytes, in path order.
+    public static func fingerprint(ofFolder folder: URL) -> String {
+        var hasher = SHA256()
+        let base = folder.standardizedFileURL.path
+        let files =
+            (FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])?
+            .compactMap { $0 as? URL } ?? [])
+            .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+            .map { (String($0.standardizedFileURL.path.dropFirst(base.count)), $0) }
+            .sorted { $0.0 < $1.0 }
+        for (relative, url) in files {
+            hasher.update(data: Data(relative.utf8))
+            hasher.update(data: Data([0]))
+            hasher.update(data: (try? Data(contentsOf: url)) ?? Data("unreadable".utf8))
+            hasher.update(data: Data([0]))
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}

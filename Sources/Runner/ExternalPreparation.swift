@@ -1,0 +1,158 @@
+import Crypto
+import Foundation
+import Recognition
+import Results
+import TrainingData
+
+/// What an external recognizer's cache entry records once its prepare has finished (`gambit-external.json`): the
+/// entry is complete only when this file is there.
+struct ExternalArtifactRecord: Codable, Equatable {
+    var recognizer: String
+    var variant: String
+    var version: String?
+    var prepare: [String]?
+    var prepareSeconds: Double
+    var networkDenied: Bool
+    var artifactFingerprint: String
+    /// Whether the training data was private, and its boosted words, as a prepared model's manifest says them
+    /// (`gambit cache list` masks the entry's name with them).
+    var isPrivate: Bool
+    var boostedWords: [String]
+
+    static let fileName = "gambit-external.json"
+}
+
+extension Runner {
+    /// The variants an external recognizer is customized with, in the suite's order.
+    static func customizedVariants(of recognizer: ExternalRecognizer, in suite: Suite) -> [Suite.Variant] {
+        guard let customization = recognizer.customization, suite.modes.contains(.customized) else { return [] }
+        let corpora = suite.corpora.filter { recognizer.corpora?.contains($0.name) ?? true }
+        return suite.variants.filter { variant in
+            (customization.variants?.contains(variant.name) ?? true)
+                && corpora.contains { corpus in suite.variants(for: corpus).contains(variant) }
+        }
+    }
+
+    /// Refuses, before anything is prepared or decoded, to hand private training data to a recognizer that runs
+    /// off the device, unless the suite allows it for that recognizer by name.
+    func checkExternalPrivacy(_ data: [String: CustomLanguageModelData]) throws {
+        for recognizer in suite.recognizers
+        where !recognizer.onDevice && !(recognizer.customization?.allowPrivate ?? false) {
+            for variant in Self.customizedVariants(of: recognizer, in: suite)
+            where data[variant.name]?.isPrivate ?? false {
+                throw RunnerError.privateDataOffDevice(variant: variant.name, recognizer: recognizer.name)
+            }
+        }
+    }
+
+    /// Prepares every variant for every customized external recognizer, from the cache when it is there. A failed
+    /// prepare is recorded for its variant (its utterances then fail with it) and the run goes on.
+    func prepareExternal(_ prepared: inout Prepared, data: [String: CustomLanguageModelData]) throws {
+        for recognizer in suite.recognizers {
+            let variants = Self.customizedVariants(of: recognizer, in: suite)
+            guard !variants.isEmpty else { continue }
+            var infos: [ExternalCustomizationInfo] = []
+            for variant in variants {
+                guard let training = data[variant.name] else { continue }
+                let (external, info) = try prepareExternal(
+                    recognizer, variant: variant, data: training,
+                    boostedWords: prepared.variants.first { $0.name == variant.name }?.boostedWords ?? [])
+                prepared.externals[RunPlan.externalKey(recognizer: recognizer.name, variant: variant.name)] = external
+                infos.append(info)
+            }
+            prepared.externalCustomizations[recognizer.name] = infos
+        }
+    }
+
+    /// One variant for one recognizer: its inputs written into a cache entry named by their content, then its
+    /// prepare command run there, unless the entry is complete already.
+    func prepareExternal(
+        _ recognizer: ExternalRecognizer, variant: Suite.Variant, data: CustomLanguageModelData, boostedWords: [String]
+    ) throws -> (RunPlan.PreparedExternal, ExternalCustomizationInfo) {
+        let export = try data.exportData()
+        let phrases = try data.phraseListData()
+        let locale = data.locale.identifier.replacingOccurrences(of: "_", with: "-")
+        let prepare = recognizer.customization?.prepare
+        let inputsHash = Self.sha256(
+            [
+                recognizer.name, recognizer.version ?? "", (prepare ?? []).joined(separator: "\u{1F}"),
+                "\(variant.weight)", locale, Self.sha256(data: export), Self.sha256(data: phrases),
+            ].joined(separator: "|"))
+        let folder = toolchain.cacheFolder.appendingPathComponent("external")
+            .appendingPathComponent(String(inputsHash.prefix(16)))
+        let artifact = folder.appendingPathComponent("artifact")
+        var inputs = ExternalCustomization.Inputs(
+            training: folder.appendingPathComponent("training.json").path,
+            phrases: folder.appendingPathComponent("phrases.json").path,
+            artifact: prepare == nil ? nil : artifact.path, weight: variant.weight, locale: locale)
+        inputs.boosted = nil
+        let sentOff = data.isPrivate && !recognizer.onDevice
+        let recordFile = folder.appendingPathComponent(ExternalArtifactRecord.fileName)
+        if let bytes = try? Data(contentsOf: recordFile),
+            let record = try? JSONDecoder().decode(ExternalArtifactRecord.self, from: bytes)
+        {
+            return (
+                RunPlan.PreparedExternal(
+                    inputs: inputs, fingerprint: inputsHash + ":" + record.artifactFingerprint,
+                    privateDataSentOffDevice: sentOff),
+                ExternalCustomizationInfo(
+                    variant: variant.name, artifactFingerprint: record.artifactFingerprint,
+                    prepareSeconds: record.prepareSeconds, cached: true, networkDenied: record.networkDenied,
+                    privateDataSentOffDevice: sentOff)
+            )
+        }
+        // An entry without its record is half-made (a prepare killed or failed): start it again.
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: artifact, withIntermediateDirectories: true)
+        try export.write(to: URL(fileURLWithPath: inputs.training))
+        try phrases.write(to: URL(fileURLWithPath: inputs.phrases))
+        ModelCache.recordSources([variant.training], in: folder)
+        do {
+            let preparation = try ExternalCustomization.prepare(
+                recognizer, inputs: inputs, trainingName: variant.training.path, denyNetwork: options.denyNetwork)
+            let record = ExternalArtifactRecord(
+                recognizer: recognizer.name, variant: variant.name, version: recognizer.version, prepare: prepare,
+                prepareSeconds: preparation.seconds, networkDenied: preparation.networkDenied,
+                artifactFingerprint: ExternalCustomization.fingerprint(ofFolder: artifact), isPrivate: data.isPrivate,
+                boostedWords: boostedWords)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            try encoder.encode(record).write(to: recordFile, options: .atomic)
+            return (
+                RunPlan.PreparedExternal(
+                    inputs: inputs, fingerprint: inputsHash + ":" + record.artifactFingerprint,
+                    privateDataSentOffDevice: sentOff),
+                ExternalCustomizationInfo(
+                    variant: variant.name, artifactFingerprint: record.artifactFingerprint,
+                    prepareSeconds: preparation.seconds, cached: false, networkDenied: preparation.networkDenied,
+                    privateDataSentOffDevice: sentOff)
+            )
+        } catch let error as ExternalRecognizerError {
+            let failure = WorkResponse.relativePaths(in: error.description, to: suite.folder)
+            return (
+                RunPlan.PreparedExternal(
+                    inputs: inputs, fingerprint: inputsHash + ":failed", failure: failure,
+                    privateDataSentOffDevice: sentOff),
+                ExternalCustomizationInfo(
+                    variant: variant.name, artifactFingerprint: nil, prepareSeconds: 0, cached: false,
+                    failure: failure, networkDenied: false, privateDataSentOffDevice: sentOff)
+            )
+        }
+    }
+
+    /// The answers of the items whose system could not be prepared: each fails with its prepare's failure, and
+    /// none is journaled, so the next run prepares again.
+    static func preparationFailures(_ plan: RunPlan) -> [String: WorkResponse] {
+        var answers: [String: WorkResponse] = [:]
+        for item in plan.items {
+            guard let failure = plan.systems[item.system].preparationFailure else { continue }
+            answers[item.request.key] = .undecoded(
+                key: item.request.key, failure: failure, kind: .preparation, customization: .ignored)
+        }
+        return answers
+    }
+
+    static func sha256(data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+}

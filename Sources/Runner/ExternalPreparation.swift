@@ -101,6 +101,16 @@ extension Runner {
                     privateDataSentOffDevice: sentOff)
             )
         }
+        if planning {
+            // Its decodes will be keyed by an artifact not made yet: all of them are still to do.
+            return (
+                RunPlan.PreparedExternal(
+                    inputs: inputs, fingerprint: inputsHash + ":not prepared yet", privateDataSentOffDevice: sentOff),
+                ExternalCustomizationInfo(
+                    variant: variant.name, artifactFingerprint: nil, prepareSeconds: 0, cached: false,
+                    networkDenied: false, privateDataSentOffDevice: sentOff)
+            )
+        }
         // An entry without its record is half-made (a prepare killed or failed): start it again.
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: artifact, withIntermediateDirectories: true)

@@ -137,6 +137,9 @@ public final class Runner {
 
     let suite: Suite
     let options: RunOptions
+    /// Set while ``plan()`` works: an external recognizer's prepare command is not run for a plan (it may create
+    /// something in a cloud service); a variant not prepared yet is planned as such.
+    var planning = false
     let toolchain: Toolchain
     let settings: RunSettings
 
@@ -229,11 +232,14 @@ public final class Runner {
 
     /// What ``run()`` would decode, and the keys its journal already holds, without decoding: `gambit run
     /// --plan`. It prepares what is not in the model cache (which `gambit run --plan` keeps out of the output
-    /// folder) and writes nothing else.
+    /// folder) and writes nothing else. It runs no external recognizer's prepare command: their variants not in
+    /// the cache are planned as still to prepare, every decode of them still to do.
     public func plan() throws -> (plan: RunPlan, journaled: Set<String>) {
         try OutputFolder.checkSeparate(options.output, from: suite)
         try validateDecoder()
         var timer = StageTimer()
+        planning = true
+        defer { planning = false }
         let prepared = try prepare(timer: &timer)
         let plan = try self.plan(prepared, modelFingerprint: toolchain.model.fingerprint)
         let journal = options.output.appendingPathComponent(Self.dataFolder).appendingPathComponent(Self.journalName)

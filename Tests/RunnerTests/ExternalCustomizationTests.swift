@@ -60,6 +60,9 @@ struct ExternalCustomizationTests {
         let folder = try TestSupport.temporaryDirectory("external-custom")
         let (script, log) = try Self.adapter(in: folder, mode: "working")
         let suite = try MiniSuite(extra: Self.recognizer(script))
+        // A plan runs no prepare command (it may create something in a cloud service): all is still to do.
+        let (unprepared, _) = try suite.plan()
+        #expect(Self.calls(log).isEmpty && unprepared.items.contains { $0.request.externalInputs != nil })
         let results = try suite.run()
         // One prepare, then 8 chess utterances each way.
         #expect(Self.calls(log).filter { $0 == "prepare" }.count == 1)

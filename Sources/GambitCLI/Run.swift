@@ -187,7 +187,8 @@ struct Run: ParsableCommand {
         guard shard == nil, !fresh else { throw ValidationError("--prepare-only goes without --shard and --fresh") }
         let toolchain = Toolchain(cacheFolder: cacheFolder)
         var options = RunOptions(
-            output: URL(fileURLWithPath: output), workers: workers, workerExecutable: Self.executable())
+            output: URL(fileURLWithPath: output), workers: workers, workerExecutable: Self.executable(),
+            denyNetwork: denyNetwork)
         options.allowOutsidePaths = allowOutsidePaths
         var clock = Stopwatch()
         let prepared = try Runner(suite: suiteFile, options: options, toolchain: toolchain).prepareOnly()
@@ -196,6 +197,11 @@ struct Run: ParsableCommand {
             "prepared \(prepared.variants.count) variants"
                 + (prepared.oracles.isEmpty ? "" : " and \(prepared.oracles.count) oracles")
                 + " into \(toolchain.cacheFolder.path) in \(Output.seconds(seconds))")
+        // A cluster's shards would each try a failed prepare again, at once: the prepare job fails instead.
+        guard prepared.externalFailures.isEmpty else {
+            for failure in prepared.externalFailures { Output.error(failure) }
+            throw ExitCode(ExitStatus.refused.rawValue)
+        }
     }
 
     /// `--plan`: prints what the run would decode, as a table or (`--json`) every item.

@@ -162,7 +162,9 @@ extension RunResults {
                         let c = merged[index].customizations?.firstIndex(where: { $0.variant == customization.variant })
                     else { continue }
                     let kept = merged[index].customizations![c]
-                    if (kept.failure == nil && customization.failure != nil) || (kept.cached && !customization.cached) {
+                    if (kept.failure == nil && customization.failure != nil) || (kept.cached && !customization.cached)
+                        || (kept.networkDenied && !customization.networkDenied)
+                    {
                         merged[index].customizations![c] = customization
                     }
                 }

@@ -81,11 +81,15 @@ public struct ExternalRecognizerInfo: Codable, Sendable, Equatable {
     /// Its customization with each variant assigned to it, in suite order; nil when it is evaluated uncustomized
     /// only.
     public var customizations: [ExternalCustomizationInfo]?
+    /// Its transcripts were made outside the run and imported from these files (relative to the suite's folder):
+    /// nothing about how they were made, on the device or not, was witnessed. Nil when Gambit ran it.
+    public var importedFiles: [String]?
 
     public init(
         name: String, command: [String], onDevice: Bool, decodings: Int, networkDenied: Int, version: String? = nil,
-        customizations: [ExternalCustomizationInfo]? = nil
+        customizations: [ExternalCustomizationInfo]? = nil, importedFiles: [String]? = nil
     ) {
+        self.importedFiles = importedFiles
         self.name = name
         self.command = command
         self.onDevice = onDevice

@@ -292,6 +292,8 @@ public enum FailureKind: String, Codable, Sendable, CaseIterable {
     case recognizerOutput
     /// An external recognizer's prepare command failed for this utterance's variant, so nothing was decoded.
     case preparation
+    /// An imported transcript file has no line for this utterance.
+    case missingTranscript
 
     /// How reports name it.
     public var label: String {
@@ -302,6 +304,7 @@ public enum FailureKind: String, Codable, Sendable, CaseIterable {
         case .crash: "crash"
         case .recognizerOutput: "recognizer output"
         case .preparation: "preparation"
+        case .missingTranscript: "missing transcript"
         }
     }
 }

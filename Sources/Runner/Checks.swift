@@ -102,13 +102,23 @@ public enum Checks {
                 unit: "", message: "\(denial.method): \(denial.detail)"))
 
         for recognizer in results.run.externalRecognizers ?? [] where recognizer.onDevice {
+            if recognizer.importedFiles != nil {
+                // Gambit did not see these transcripts made: the claim stays a claim, never a PASS.
+                checks.append(
+                    .skipped(
+                        name: externalOnDeviceName(recognizer.name), kind: .onDevice,
+                        message: "declared on-device, not verified: the transcripts were made outside this run and "
+                            + "imported from files, so Gambit saw nothing of how they were made"))
+                continue
+            }
             // Its prepare commands ran in the run's process, each in a network namespace of its own when it could.
-            let prepares = (recognizer.customizations ?? []).filter { !$0.cached && $0.failure == nil }
+            // Its artifacts, made now or found in the cache, each record whether its prepare ran without network.
+            let prepares = (recognizer.customizations ?? []).filter { $0.failure == nil }
             let preparesDenied = prepares.filter(\.networkDenied).count
             let preparing =
                 recognizer.customizations == nil
                 ? "; it was given the audio path only"
-                : "; \(preparesDenied) of \(prepares.count) prepares this run made ran with the network denied"
+                : "; \(preparesDenied) of \(prepares.count) prepares ran with the network denied"
             checks.append(
                 Check(
                     name: externalOnDeviceName(recognizer.name), kind: .onDevice,
@@ -169,7 +179,7 @@ public enum Checks {
         for comparison in results.comparisons {
             guard let corpus = results.corpus(named: comparison.corpus) else { continue }
             let referenceWords =
-                results.systems.first { $0.corpus == corpus.name && $0.mode == .baseline && $0.recognizer == nil }?
+                results.system(corpus: corpus.name, mode: .baseline, recognizer: comparison.recognizer)?
                 .metrics.rates.counts.referenceWords ?? 0
             let variant = label(comparison.variant, recognizer: comparison.recognizer)
             if corpus.role == .antiContext, referenceWords == 0 {

@@ -11,7 +11,7 @@ extension Checks {
         var effects: [Check] = []
         var privacy: [Check] = []
         for recognizer in results.run.externalRecognizers ?? [] {
-            guard let customizations = recognizer.customizations else { continue }
+            let customizations = recognizer.customizations ?? []
             for variant in results.variants.map(\.name) {
                 let systems = results.systems.filter {
                     $0.recognizer == recognizer.name && $0.mode == .customized && $0.variant == variant

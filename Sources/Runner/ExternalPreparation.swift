@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Glibc
 import Recognition
 import Results
 import TrainingData
@@ -73,10 +74,14 @@ extension Runner {
         let phrases = try data.phraseListData()
         let locale = data.locale.identifier.replacingOccurrences(of: "_", with: "-")
         let prepare = recognizer.customization?.prepare
+        // An off-device recognizer's prepare may need the network (a cloud service's phrase set).
+        let isolated = options.denyNetwork && recognizer.onDevice
         let inputsHash = Self.sha256(
             [
                 recognizer.name, recognizer.version ?? "", (prepare ?? []).joined(separator: "\u{1F}"),
                 "\(variant.weight)", locale, Self.sha256(data: export), Self.sha256(data: phrases),
+                // An artifact made with the network is not reused under an on-device claim.
+                "isolated \(isolated)",
             ].joined(separator: "|"))
         let folder = toolchain.cacheFolder.appendingPathComponent("external")
             .appendingPathComponent(String(inputsHash.prefix(16)))
@@ -88,6 +93,10 @@ extension Runner {
         inputs.boosted = nil
         let sentOff = data.isPrivate && !recognizer.onDevice
         let recordFile = folder.appendingPathComponent(ExternalArtifactRecord.fileName)
+        // Two processes (a cluster's shards, two suites sharing the cache) prepare one entry one at a time: the
+        // second finds the first's record.
+        let lock = planning ? nil : try ExternalEntryLock(folder.appendingPathExtension("lock"))
+        defer { lock?.release() }
         if let bytes = try? Data(contentsOf: recordFile),
             let record = try? JSONDecoder().decode(ExternalArtifactRecord.self, from: bytes)
         {
@@ -119,7 +128,7 @@ extension Runner {
         ModelCache.recordSources([variant.training], in: folder)
         do {
             let preparation = try ExternalCustomization.prepare(
-                recognizer, inputs: inputs, trainingName: variant.training.path, denyNetwork: options.denyNetwork)
+                recognizer, inputs: inputs, trainingName: variant.training.path, denyNetwork: isolated)
             let record = ExternalArtifactRecord(
                 recognizer: recognizer.name, variant: variant.name, version: recognizer.version, prepare: prepare,
                 prepareSeconds: preparation.seconds, networkDenied: preparation.networkDenied,
@@ -160,6 +169,28 @@ extension Runner {
                 key: item.request.key, failure: failure, kind: .preparation, customization: .ignored)
         }
         return answers
+    }
+
+    /// An exclusive `flock` on a file beside a cache entry, held while the entry is checked and made.
+    struct ExternalEntryLock {
+        let descriptor: Int32
+
+        init(_ file: URL) throws {
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            descriptor = open(file.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw RunnerError.cacheEntry(
+                    name: file.lastPathComponent, folder: file.deletingLastPathComponent().path,
+                    reason: String(cString: strerror(errno)))
+            }
+            while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        }
+
+        func release() {
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
     }
 
     static func sha256(data: Data) -> String {

@@ -29,6 +29,11 @@ public struct RunPlan: Sendable {
         public var externalInputs: ExternalCustomization.Inputs?
         /// Why the external recognizer's prepare failed for this variant: its utterances fail with it, undecoded.
         public var preparationFailure: String?
+        /// The file this system's transcripts are imported from (made outside the run); nil when it is decoded.
+        public var importedFile: URL?
+
+        /// A worker decodes its utterances: it is neither imported nor failed in its preparation.
+        public var isDecoded: Bool { preparationFailure == nil && importedFile == nil }
 
         /// How a person reads it: `baseline`, `customized chess-full`, `oracle`, `external pocketsphinx-cli`,
         /// `external pocketsphinx-cli customized chess-full`.
@@ -218,6 +223,9 @@ public struct RunPlan: Sendable {
         _ recognizer: ExternalRecognizer, corpus: Suite.Corpus, suite: Suite, variants: [String: PreparedVariant],
         externals: [String: PreparedExternal]
     ) -> [System] {
+        if let transcripts = recognizer.transcripts {
+            return importedSystems(recognizer, transcripts, corpus: corpus, suite: suite, variants: variants)
+        }
         let version = recognizer.version.map { ":version \($0)" } ?? ""
         var systems = [
             System(
@@ -242,6 +250,30 @@ public struct RunPlan: Sendable {
         return systems
     }
 
+    /// An imported recognizer's systems on one corpus: its baseline's file, then each variant's.
+    static func importedSystems(
+        _ recognizer: ExternalRecognizer, _ transcripts: ImportedTranscripts, corpus: Suite.Corpus, suite: Suite,
+        variants: [String: PreparedVariant]
+    ) -> [System] {
+        func system(_ variant: Suite.Variant?) -> System? {
+            guard let file = transcripts.file(corpus: corpus.name, variant: variant?.name, in: suite.folder) else {
+                return nil
+            }
+            var system = System(
+                corpus: corpus, mode: variant == nil ? .baseline : .customized, variant: variant, configuration: nil,
+                fingerprint: "imported:\(recognizer.name):\(file.path)",
+                terms: variant.flatMap { variants[$0.name]?.boostedTerms } ?? [], external: recognizer)
+            system.importedFile = file
+            return system
+        }
+        var systems = [system(nil)!]
+        guard suite.modes.contains(.customized), transcripts.customized != nil else { return systems }
+        for variant in suite.variants(for: corpus) where transcripts.variants?.contains(variant.name) ?? true {
+            systems += [system(variant)].compactMap { $0 }
+        }
+        return systems
+    }
+
     /// The checks ``Checks/evaluate(_:artifacts:responses:items:)`` will make of these systems' results, in its
     /// order. Some may come out as "no data" (a shard without a corpus's utterances, a corpus without boosted
     /// words); each is still judged.
@@ -261,7 +293,7 @@ public struct RunPlan: Sendable {
         for variant in suite.variants {
             checks.append(PlannedCheck(kind: .canary, name: Checks.canaryName(variant.name)))
         }
-        for recognizer in suite.recognizers where recognizer.customization != nil {
+        for recognizer in suite.recognizers {
             for variant in suite.variants
             where systems.contains(where: { $0.external == recognizer && $0.variant?.name == variant.name }) {
                 checks.append(

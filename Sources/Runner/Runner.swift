@@ -194,7 +194,7 @@ public final class Runner {
         results.timings = RunTimings(
             stages: timer.stages, workers: RunTimings.workerTimes(transcriber.lastDecoded, plan: plan),
             workerCount: options.workers, decoded: Set(transcriber.lastDecoded.map(\.key)).count,
-            journaled: Set(plan.items.filter { plan.systems[$0.system].preparationFailure == nil }.map(\.request.key))
+            journaled: Set(plan.items.filter { plan.systems[$0.system].isDecoded }.map(\.request.key))
                 .subtracting(transcriber.lastAttempted).count)
         try results.write(to: Self.resultsFile(in: options.output))
         if options.keepLattices {
@@ -259,6 +259,8 @@ public final class Runner {
     public struct PreparedSummary: Sendable, Equatable {
         public var variants: [String]
         public var oracles: [String]
+        /// Each external recognizer's prepare that failed, with why.
+        public var externalFailures: [String] = []
     }
 
     /// Synthesises the corpora that need it and prepares every variant and oracle into the model cache, and
@@ -270,7 +272,9 @@ public final class Runner {
         var prepared = Prepared()
         for corpus in suite.corpora { prepared.entries[corpus.name] = try entries(of: corpus) }
         try prepareModels(&prepared)
-        return PreparedSummary(variants: prepared.variants.map(\.name), oracles: prepared.oracles.keys.sorted())
+        return PreparedSummary(
+            variants: prepared.variants.map(\.name), oracles: prepared.oracles.keys.sorted(),
+            externalFailures: prepared.externalCustomizations.values.joined().compactMap(\.failure))
     }
 
     /// Checks the output folder and creates it and its data folder; returns the data folder.
@@ -399,8 +403,8 @@ public final class Runner {
             Self.stopAfterJournalLinesVariable
         ].flatMap { Int($0) }
         let lattices = options.keepLattices ? Self.latticeFolder(in: options.output).path : nil
-        let unprepared = Self.preparationFailures(plan)
-        let requests = plan.items.filter { unprepared[$0.request.key] == nil }.map { item in
+        let undecoded = Self.preparationFailures(plan).merging(try importedAnswers(plan)) { a, _ in a }
+        let requests = plan.items.filter { plan.systems[$0.system].isDecoded }.map { item in
             var request = item.request
             if request.configuration.map({ $0.grammar == nil }) ?? false, request.external == nil {
                 request.latticeFolder = lattices
@@ -408,7 +412,7 @@ public final class Runner {
             return request
         }
         return try transcriber.transcribe(requests, journal: journal, fresh: options.fresh)
-            .merging(unprepared) { decoded, _ in decoded }
+            .merging(undecoded) { decoded, _ in decoded }
     }
 
     /// The results: per-utterance records, then every aggregate through Scoring. Checks are added by the caller.
@@ -442,8 +446,9 @@ public final class Runner {
                     externalInfo(
                         $0, plan: plan, answers: done, customizations: prepared.externalCustomizations[$0.name])
                 })
-        // What no worker decoded (a variant whose prepare failed) proves nothing of the workers' network.
-        let decoded = plan.items.filter { plan.systems[$0.system].preparationFailure == nil }
+        // What no worker decoded (a variant whose prepare failed, imported transcripts) proves nothing of the
+        // workers' network.
+        let decoded = plan.items.filter { plan.systems[$0.system].isDecoded }
         return RunResults(
             run: info,
             networkDenial: Self.networkEvidence(
@@ -501,15 +506,17 @@ public final class Runner {
         customizations: [ExternalCustomizationInfo]?
     ) -> ExternalRecognizerInfo {
         let responses = plan.items.filter {
-            $0.request.external == recognizer && plan.systems[$0.system].preparationFailure == nil
+            $0.request.external == recognizer && plan.systems[$0.system].isDecoded
         }.compactMap { answers[$0.request.key] }
+        let imported = plan.systems.filter { $0.external == recognizer }.compactMap(\.importedFile)
         return ExternalRecognizerInfo(
             name: recognizer.name,
             command: recognizer.command.map { word in
                 word.hasPrefix("/") ? suite.reportedPath(URL(fileURLWithPath: word)) : word
             }, onDevice: recognizer.onDevice,
             decodings: responses.count, networkDenied: responses.filter { $0.networkDenied == true }.count,
-            version: recognizer.version, customizations: customizations)
+            version: recognizer.version, customizations: customizations,
+            importedFiles: imported.isEmpty ? nil : imported.map(suite.reportedPath))
     }
 
     /// Whether every decoded utterance came from a worker that proved it had no network, wherever

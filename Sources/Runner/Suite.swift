@@ -195,6 +195,9 @@ public struct Suite: Sendable, Equatable {
                     "prepare": .value, "decode": .value, "variants": .value, "allowPrivate": .value,
                     "prepareTimeout": .value,
                 ]),
+                "transcripts": .mapping([
+                    "baseline": .value, "customized": .value, "variants": .value, "format": .value,
+                ]),
             ])),
         "streaming": .mapping(["utterances": .value, "chunkMilliseconds": .value]),
         "decoder": .mapping(Dictionary(uniqueKeysWithValues: DecoderSettings.settings.map { ($0.name, .value) })),
@@ -271,6 +274,8 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A variant's private training data would go to a recognizer that runs off the device, and the suite does not
     /// allow it for that recognizer.
     case privateDataOffDevice(variant: String, recognizer: String)
+    /// A recognizer's imported transcript file cannot be used.
+    case importedTranscripts(recognizer: String, file: String, message: String)
 
     public var description: String {
         switch self {
@@ -299,6 +304,9 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .nothingToDecode(let shard?, let utterances):
             "shard \(shard.index)/\(shard.count) holds no utterance of this suite's \(utterances); run with fewer shards"
         case .nothingToDecode(nil, _): "the suite has nothing to decode: no system applies to any corpus"
+        case .importedTranscripts(let recognizer, let file, let message):
+            // A parser's message names the file and line itself.
+            "recognizer \(recognizer): " + (message.hasPrefix(file + ":") ? message : "\(file): \(message)")
         case .privateDataOffDevice(let variant, let recognizer):
             "variant \(variant)'s training data is private (private: true) and recognizer \(recognizer) runs off the "
                 + "device (onDevice: false): Gambit will not send it there. Leave \(variant) out of the recognizer's "

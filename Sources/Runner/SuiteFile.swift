@@ -103,6 +103,14 @@ struct SuiteFile: Decodable {
         var corpora: Lined<[Lined<String>]>?
         var version: Lined<String>?
         var customization: Lined<CustomizationFields>?
+        var transcripts: Lined<TranscriptFields>?
+    }
+
+    struct TranscriptFields: Decodable {
+        var baseline: Lined<String>?
+        var customized: Lined<String>?
+        var variants: Lined<[Lined<String>]>?
+        var format: Lined<String>?
     }
 
     struct CustomizationFields: Decodable {

@@ -153,10 +153,17 @@ struct SuiteReader {
         if name == "pocketsphinx" || taken.contains(name) {
             throw fail(fields.name?.line, "recognizer name '\(name)' is taken")
         }
-        guard fields.command != nil else {
-            throw fail(item.line, "missing key 'command' (a list of arguments with {audio})")
+        if fields.command != nil && fields.transcripts != nil {
+            throw fail(
+                fields.transcripts?.line,
+                "a recognizer gives either 'transcripts' (made elsewhere) or 'command' (run here), not both")
         }
-        let command = try self.command(fields.command, "command")
+        guard fields.command != nil || fields.transcripts != nil else {
+            throw fail(
+                item.line,
+                "missing key 'command' (a list of arguments with {audio}), or 'transcripts' (files made elsewhere)")
+        }
+        let command = fields.command == nil ? [] : try self.command(fields.command, "command")
         guard let onDeviceText = try string(fields.onDevice, "onDevice", in: item.line),
             let onDevice = Bool(onDeviceText)
         else {
@@ -167,17 +174,63 @@ struct SuiteReader {
             guard let value = Double(text), value > 0 else { throw fail(fields.timeout?.line, "timeout is seconds") }
             timeout = value
         }
-        let recognizer = ExternalRecognizer(
+        var recognizer = ExternalRecognizer(
             name: name, command: command, onDevice: onDevice, timeoutSeconds: timeout,
             corpora: try corpusNames(fields.corpora, names),
             version: try string(fields.version, "version", in: item.line, required: false),
             customization: try customization(fields.customization, variants: variants))
+        recognizer.transcripts = try transcripts(fields.transcripts, variants: variants)
         if let problem = recognizer.problem {
-            throw fail(
-                problem.contains("command is") || problem.hasPrefix("the command")
-                    ? fields.command?.line : fields.customization?.line, problem)
+            let customization = fields.customization?.value
+            let line =
+                problem.hasPrefix("the command ")
+                ? fields.command?.line
+                : problem.hasPrefix("the prepare command")
+                    ? customization?.prepare?.line
+                    : problem.hasPrefix("the customized decode command") ? customization?.decode?.line : nil
+            throw fail(line ?? fields.customization?.line ?? fields.transcripts?.line ?? item.line, problem)
         }
         return recognizer
+    }
+
+    /// A recognizer's `transcripts:`: the files of transcripts made elsewhere; nil when it has none.
+    func transcripts(_ field: Lined<SuiteFile.TranscriptFields>?, variants: [String]) throws -> ImportedTranscripts? {
+        guard let field else { return nil }
+        guard let fields = field.value else {
+            throw fail(field.line, "'transcripts' must be a mapping with baseline (and customized, variants, format)")
+        }
+        guard let baseline = try string(fields.baseline, "baseline", in: field.line) else { return nil }
+        var transcripts = ImportedTranscripts(
+            baseline: baseline, customized: try string(fields.customized, "customized", in: field.line, required: false)
+        )
+        for (template, line, needed) in [
+            (baseline, fields.baseline?.line, ["{corpus}"]),
+            (transcripts.customized, fields.customized?.line, ["{corpus}", "{variant}"]),
+        ] {
+            guard let template else { continue }
+            for placeholder in needed where !template.contains(placeholder) {
+                throw fail(
+                    line, "'\(template)' must name \(placeholder): one file per \(needed.joined(separator: " and "))")
+            }
+        }
+        if let list = fields.variants {
+            guard let items = list.value else { throw fail(list.line, "'variants' must be a list of variant names") }
+            transcripts.variants = try items.map { item in
+                guard let name = item.value, variants.contains(name) else {
+                    throw fail(item.line, "unknown variant '\(item.value ?? "?")' (have: \(variants))")
+                }
+                return name
+            }
+        }
+        if let format = try string(fields.format, "format", in: field.line, required: false) {
+            let known = ["jsonl", "trn", "ctm", "kaldi"]
+            guard known.contains(format) else {
+                throw fail(
+                    fields.format?.line, "format must be one of \(known.joined(separator: ", ")), not '\(format)'")
+            }
+            transcripts.format = format
+        }
+        return transcripts
     }
 
     /// A command as a list of arguments (or one text split at spaces), its program found from the suite's folder

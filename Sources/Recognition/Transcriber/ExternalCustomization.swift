@@ -102,12 +102,18 @@ public struct ExternalCustomization: Sendable, Hashable, Codable {
     }
 
     /// `argument` with every placeholder of `values` replaced.
+    /// `argument` with every placeholder of `values` replaced, in one pass from left to right: a value that
+    /// holds a placeholder's text (a biasing-list word, a path) is never expanded again.
     static func substitute(_ argument: String, _ values: [String: String]) -> String {
-        var result = argument
-        for (placeholder, value) in values where result.contains(placeholder) {
-            result = result.replacingOccurrences(of: placeholder, with: value)
+        var result = ""
+        var rest = argument[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let placeholder = String(rest[open...close])
+            result += rest[..<open]
+            result += values[placeholder] ?? placeholder
+            rest = rest[rest.index(after: close)...]
         }
-        return result
+        return result + rest
     }
 
     /// What one prepare did.
@@ -128,7 +134,8 @@ public struct ExternalCustomization: Sendable, Hashable, Codable {
         _ recognizer: ExternalRecognizer, inputs: Inputs, trainingName: String, denyNetwork: Bool
     ) throws -> Preparation {
         guard let command = recognizer.customization?.prepare else {
-            return Preparation(seconds: 0, isolation: "none (nothing to prepare)", networkDenied: false)
+            // Nothing ran, so nothing reached the network.
+            return Preparation(seconds: 0, isolation: "nothing to prepare", networkDenied: true)
         }
         let timeout = recognizer.customization?.prepareTimeoutSeconds ?? 600
         var arguments = command.map { substitute($0, inputs.values) }

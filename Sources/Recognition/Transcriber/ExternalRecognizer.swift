@@ -27,6 +27,9 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
     public var version: String?
     /// How the recognizer is customized; nil when it is evaluated uncustomized only.
     public var customization: ExternalCustomization?
+    /// Transcripts it made elsewhere (Apple's recognizer on a Mac), imported instead of running a command; nil
+    /// when Gambit runs it.
+    public var transcripts: ImportedTranscripts?
 
     public init(
         name: String, command: [String], onDevice: Bool, timeoutSeconds: Double = 120, corpora: [String]? = nil,
@@ -48,6 +51,10 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
     /// `{audio}` as an argument of its own, and every placeholder must be one its command may use (the baseline
     /// command gets the audio path only).
     public var problem: String? {
+        if transcripts != nil {
+            return command.isEmpty && customization == nil
+                ? nil : "a recognizer gives either 'transcripts' (made elsewhere) or 'command' (run here), not both"
+        }
         if let problem = Self.problem(of: command, allowed: [Self.audioPlaceholder], what: "the command") {
             return problem
         }
@@ -189,6 +196,37 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
         return Output(
             transcript: transcript, words: words, seconds: 0, customization: status,
             reason: object["reason"] as? String)
+    }
+}
+
+/// Where a recognizer's transcripts made outside the run are: a file for its baseline and one for each variant,
+/// per corpus, named by path templates relative to the suite's folder in which `{corpus}` and `{variant}` are
+/// replaced (`apple/{corpus}.{variant}.jsonl`). Any format `gambit score` reads (JSON lines, trn, ctm, Kaldi
+/// text), by extension or content unless ``format`` names it.
+public struct ImportedTranscripts: Sendable, Hashable, Codable {
+    /// The baseline's (uncustomized) transcripts, a path template with `{corpus}`.
+    public var baseline: String
+    /// Each variant's, a path template with `{corpus}` and `{variant}`; nil when only the baseline is imported.
+    public var customized: String?
+    /// The variants imported (of those evaluated on each corpus); nil for all of them.
+    public var variants: [String]?
+    /// The files' format (`jsonl`, `trn`, `ctm`, `kaldi`); nil to tell it from each file.
+    public var format: String?
+
+    public init(baseline: String, customized: String? = nil, variants: [String]? = nil, format: String? = nil) {
+        self.baseline = baseline
+        self.customized = customized
+        self.variants = variants
+        self.format = format
+    }
+
+    /// The file of one corpus (and variant), under `folder`.
+    public func file(corpus: String, variant: String?, in folder: URL) -> URL? {
+        guard let template = variant == nil ? baseline : customized else { return nil }
+        let path = template.replacingOccurrences(of: "{corpus}", with: corpus)
+            .replacingOccurrences(of: "{variant}", with: variant ?? "")
+        return path.hasPrefix("/")
+            ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path).standardizedFileURL
     }
 }
 

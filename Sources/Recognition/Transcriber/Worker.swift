@@ -150,6 +150,16 @@ public struct WorkResponse: Codable, Sendable, Equatable {
 }
 
 extension WorkResponse {
+    /// The answer of a transcript made outside the run: its words, and nothing measured.
+    public static func imported(key: String, hypothesis: String, customization: Results.CustomizationStatus)
+        -> WorkResponse
+    {
+        WorkResponse(
+            key: key, hypothesis: hypothesis, words: [], decodeSeconds: 0, audioSeconds: 0,
+            customization: customization, appliedFingerprint: nil, latency: nil, failure: nil, modelLoadSeconds: 0,
+            peakResidentMegabytes: 0, retries: 0, crashed: false)
+    }
+
     /// The answer to a request that was never decoded: it failed with `failure`, of `kind`.
     public static func undecoded(
         key: String, failure: String, kind: FailureKind, customization: Results.CustomizationStatus

@@ -15,7 +15,7 @@ struct Gambit: ParsableCommand {
         ]),
         subcommands: [
             Run.self, Decode.self, Lint.self, Prepare.self, Score.self, CorpusCommand.self, Report.self, Merge.self,
-            Diagnose.self,
+            Diagnose.self, Export.self,
             GateCommand.self, Baseline.self, SweepCommand.self, CacheCommand.self, SlurmCommand.self,
             Worker.self,
         ]

@@ -274,6 +274,8 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A variant's private training data would go to a recognizer that runs off the device, and the suite does not
     /// allow it for that recognizer.
     case privateDataOffDevice(variant: String, recognizer: String)
+    /// `gambit export` was given a folder that holds something already.
+    case exportFolderNotEmpty(path: String)
     /// A recognizer's imported transcript file cannot be used.
     case importedTranscripts(recognizer: String, file: String, message: String)
 
@@ -304,6 +306,8 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .nothingToDecode(let shard?, let utterances):
             "shard \(shard.index)/\(shard.count) holds no utterance of this suite's \(utterances); run with fewer shards"
         case .nothingToDecode(nil, _): "the suite has nothing to decode: no system applies to any corpus"
+        case .exportFolderNotEmpty(let path):
+            "\(path) is not empty: an export goes into a new folder, so that nothing of another is sent with it"
         case .importedTranscripts(let recognizer, let file, let message):
             // A parser's message names the file and line itself.
             "recognizer \(recognizer): " + (message.hasPrefix(file + ":") ? message : "\(file): \(message)")

@@ -22,15 +22,15 @@ struct ImportedTranscriptsTests {
         ).run()
     }
 
-    static func imported(onDevice: Bool = true, customized: Bool = true) -> String {
+    static func imported(folder: String = "made", onDevice: Bool = true, customized: Bool = true) -> String {
         """
         recognizers:
           - name: fake
             onDevice: \(onDevice)
             corpora: [chess]
             transcripts:
-              baseline: made/{corpus}.baseline.jsonl
-        \(customized ? "      customized: made/{corpus}.{variant}.jsonl" : "")
+              baseline: \(folder)/{corpus}.baseline.jsonl
+        \(customized ? "      customized: \(folder)/{corpus}.{variant}.jsonl" : "")
         """
     }
 
@@ -51,37 +51,50 @@ struct ImportedTranscriptsTests {
         let suite = try MiniSuite(extra: ExternalCustomizationTests.recognizer(script))
         let inside = try suite.run()
 
-        // The same recognizer by hand, as a Mac would run Apple's: prepare the variant from Gambit's export,
-        // transcribe every utterance of the corpus both ways, write the two files.
-        let export = folder.appendingPathComponent("export.json")
-        let phrases = folder.appendingPathComponent("phrases.json")
-        let prepared = try TestSupport.gambit([
-            "prepare", suite.folder.appendingPathComponent("chess.yaml").path, "--output",
-            folder.appendingPathComponent("model").path, "--export", export.path, "--phrase-list", phrases.path,
-        ])
-        #expect(prepared.status == 0, "\(prepared.output)")
+        // The same recognizer outside the run, as a Mac runs Apple's: from `gambit export`'s folder alone, prepare
+        // the variant from its export and phrase list, transcribe the corpus both ways, write the two files back.
+        let export = folder.appendingPathComponent("export")
+        let exported = try TestSupport.gambit(["export", suite.suiteFile.path, "--output", export.path])
+        #expect(exported.status == 0, "\(exported.output)")
+        let index = try JSONDecoder().decode(
+            SuiteExport.Index.self, from: Data(contentsOf: export.appendingPathComponent("export.json")))
+        let chess = try #require(index.corpora.first { $0.name == "chess" })
+        #expect(chess.variants == ["chess-seed"] && chess.utterances == 8)
+        let variant = try #require(index.variants.first { $0.name == "chess-seed" })
         let artifact = folder.appendingPathComponent("artifact")
         try FileManager.default.createDirectory(at: artifact, withIntermediateDirectories: true)
-        _ = try TestSupport.run(script.path, ["prepare", export.path, phrases.path, artifact.path, "0.5", "en-US"])
-        let manifest = try String(contentsOf: suite.folder.appendingPathComponent("chess.jsonl"), encoding: .utf8)
+        _ = try TestSupport.run(
+            script.path,
+            [
+                "prepare", export.appendingPathComponent(try #require(variant.training)).path,
+                export.appendingPathComponent(try #require(variant.phrases)).path, artifact.path, "\(variant.weight)",
+                "en-US",
+            ])
+        let manifest = export.appendingPathComponent(chess.manifest)
         var baseline: [(String, String)] = []
         var customized: [(String, String)] = []
-        for line in manifest.split(separator: "\n") {
+        for line in try String(contentsOf: manifest, encoding: .utf8).split(separator: "\n") {
             let entry = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(entry["text"] == nil, "an export holds no reference")
             let id = try #require(entry["id"] as? String)
-            let audio = suite.folder.appendingPathComponent(try #require(entry["audio"] as? String)).path
+            let audio = manifest.deletingLastPathComponent().appendingPathComponent(
+                try #require(entry["audio"] as? String))
             func transcript(_ arguments: [String]) throws -> String {
-                let answer = try TestSupport.run(script.path, ["decode", audio] + arguments)
+                let answer = try TestSupport.run(script.path, ["decode", audio.path] + arguments)
                 let object = try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any]
                 return try #require(object?["transcript"] as? String)
             }
             baseline.append((id, try transcript([])))
             customized.append((id, try transcript([artifact.path])))
         }
-        try Self.write(baseline, to: suite.folder.appendingPathComponent("made/chess.baseline.jsonl"))
-        try Self.write(customized, to: suite.folder.appendingPathComponent("made/chess.chess-seed.jsonl"))
+        try Self.write(baseline, to: export.appendingPathComponent("transcripts/chess.baseline.jsonl"))
+        try Self.write(customized, to: export.appendingPathComponent("transcripts/chess.chess-seed.jsonl"))
+        let readme = try String(contentsOf: export.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("`transcripts/chess.chess-seed.jsonl`"))
 
-        let imported = try Self.run(suite, recognizers: Self.imported(), output: "imported")
+        let imported = try Self.run(
+            suite, recognizers: Self.imported(folder: export.appendingPathComponent("transcripts").path),
+            output: "imported")
         for key in ["chess/baseline@fake", "chess/customized/chess-seed@fake"] {
             let a = try #require(inside.systems.first { $0.key == key })
             let b = try #require(imported.systems.first { $0.key == key })
@@ -135,5 +148,30 @@ struct ImportedTranscriptsTests {
         #expect(missing.failureKind == .missingTranscript)
         #expect(missing.failure == "made/chess.baseline.jsonl has no transcript of utterance chess-0-kal16")
         #expect(results.checks.first { $0.name == "every utterance decoded" }?.passed == false)
+    }
+
+    @Test("An export withholds private training data unless asked, holds no reference, and never writes over a folder")
+    func exportPrivacy() throws {
+        let suite = try MiniSuite()
+        let training = suite.folder.appendingPathComponent("chess.yaml")
+        try ("private: true\n" + (try String(contentsOf: training, encoding: .utf8)))
+            .write(to: training, atomically: true, encoding: .utf8)
+        let loaded = try Suite.load(suite.suiteFile)
+        let folder = try TestSupport.temporaryDirectory("export")
+        let withheld = try SuiteExport.write(
+            suite: loaded, to: folder.appendingPathComponent("a"), includePrivate: false, allowOutsidePaths: false)
+        let variant = try #require(withheld.variants.first)
+        #expect(variant.isPrivate && variant.training == nil && variant.withheld?.contains("--include-private") == true)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("a/variants").path))
+        let manifest = try String(
+            contentsOf: folder.appendingPathComponent("a/corpora/chess/manifest.jsonl"), encoding: .utf8)
+        #expect(!manifest.contains("albin") && manifest.split(separator: "\n").count == 8)
+        let sent = try SuiteExport.write(
+            suite: loaded, to: folder.appendingPathComponent("b"), includePrivate: true, allowOutsidePaths: false)
+        #expect(sent.variants.first?.training == "variants/chess-seed.json")
+        #expect {
+            try SuiteExport.write(
+                suite: loaded, to: folder.appendingPathComponent("b"), includePrivate: true, allowOutsidePaths: false)
+        } throws: { "\($0)".contains("is not empty") }
     }
 }

@@ -18,6 +18,10 @@ let package = Package(
         .executable(name: "gambit-bench", targets: ["GambitBenchmarks"]),
         .executable(name: "gambit-fuzz", targets: ["GambitFuzz"]),
         .library(name: "Gambit", targets: ["Audio", "Recognition"]),
+        // Gambit's training-data model and parsers alone (YAML, the JSON export, X-SAMPA), free of the engine's
+        // system libraries: a Mac tool or an app's own tests read Gambit's files with them
+        // (Examples/AppleRecognizer).
+        .library(name: "GambitTrainingData", targets: ["TrainingData"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -65,33 +65,58 @@ extension Runner {
         }
     }
 
-    /// One variant for one recognizer: its inputs written into a cache entry named by their content, then its
-    /// prepare command run there, unless the entry is complete already.
+    /// Where one variant's entry for one recognizer is in the cache: named by a hash of everything its artifact
+    /// depends on (the export's and phrase list's bytes, the weight, the locale, the prepare command, the declared
+    /// version, and whether the prepare runs without the network), with the inputs its commands are given.
+    func externalEntry(
+        _ recognizer: ExternalRecognizer, variant: Suite.Variant, export: Data, phrases: Data, locale: String
+    ) -> (hash: String, folder: URL, inputs: ExternalCustomization.Inputs) {
+        let prepare = recognizer.customization?.prepare
+        let hash = Self.sha256(
+            [
+                recognizer.name, recognizer.version ?? "", (prepare ?? []).joined(separator: "\u{1F}"),
+                "\(variant.weight)", locale, Self.sha256(data: export), Self.sha256(data: phrases),
+                // An artifact made with the network is not reused under an on-device claim.
+                "isolated \(isolatesPrepare(recognizer))",
+            ].joined(separator: "|"))
+        let folder = toolchain.cacheFolder.appendingPathComponent("external").appendingPathComponent(
+            String(hash.prefix(16)))
+        let inputs = ExternalCustomization.Inputs(
+            training: folder.appendingPathComponent("training.json").path,
+            phrases: folder.appendingPathComponent("phrases.json").path,
+            artifact: prepare == nil ? nil : folder.appendingPathComponent("artifact").path, weight: variant.weight,
+            locale: locale)
+        return (hash, folder, inputs)
+    }
+
+    /// An off-device recognizer's prepare may need the network (a cloud service's phrase set); an on-device one's
+    /// runs without it when the run denies it.
+    func isolatesPrepare(_ recognizer: ExternalRecognizer) -> Bool { options.denyNetwork && recognizer.onDevice }
+
+    /// One variant for one recognizer: its inputs written into its cache entry, then its prepare command run
+    /// there, unless the entry is complete already. A failed prepare is returned, not thrown.
     func prepareExternal(
         _ recognizer: ExternalRecognizer, variant: Suite.Variant, data: CustomLanguageModelData, boostedWords: [String]
     ) throws -> (RunPlan.PreparedExternal, ExternalCustomizationInfo) {
         let export = try data.exportData()
         let phrases = try data.phraseListData()
         let locale = data.locale.identifier.replacingOccurrences(of: "_", with: "-")
-        let prepare = recognizer.customization?.prepare
-        // An off-device recognizer's prepare may need the network (a cloud service's phrase set).
-        let isolated = options.denyNetwork && recognizer.onDevice
-        let inputsHash = Self.sha256(
-            [
-                recognizer.name, recognizer.version ?? "", (prepare ?? []).joined(separator: "\u{1F}"),
-                "\(variant.weight)", locale, Self.sha256(data: export), Self.sha256(data: phrases),
-                // An artifact made with the network is not reused under an on-device claim.
-                "isolated \(isolated)",
-            ].joined(separator: "|"))
-        let folder = toolchain.cacheFolder.appendingPathComponent("external")
-            .appendingPathComponent(String(inputsHash.prefix(16)))
-        let artifact = folder.appendingPathComponent("artifact")
-        var inputs = ExternalCustomization.Inputs(
-            training: folder.appendingPathComponent("training.json").path,
-            phrases: folder.appendingPathComponent("phrases.json").path,
-            artifact: prepare == nil ? nil : artifact.path, weight: variant.weight, locale: locale)
-        inputs.boosted = nil
+        let (hash, folder, inputs) = externalEntry(
+            recognizer, variant: variant, export: export, phrases: phrases, locale: locale)
         let sentOff = data.isPrivate && !recognizer.onDevice
+        func outcome(
+            _ artifact: String?, seconds: Double = 0, cached: Bool = false, denied: Bool = false, failure: String? = nil
+        ) -> (RunPlan.PreparedExternal, ExternalCustomizationInfo) {
+            (
+                RunPlan.PreparedExternal(
+                    inputs: inputs,
+                    fingerprint: hash + ":" + (artifact ?? (failure == nil ? "not prepared yet" : "failed")),
+                    failure: failure, privateDataSentOffDevice: sentOff),
+                ExternalCustomizationInfo(
+                    variant: variant.name, artifactFingerprint: artifact, prepareSeconds: seconds, cached: cached,
+                    failure: failure, networkDenied: denied, privateDataSentOffDevice: sentOff)
+            )
+        }
         let recordFile = folder.appendingPathComponent(ExternalArtifactRecord.fileName)
         // Two processes (a cluster's shards, two suites sharing the cache) prepare one entry one at a time: the
         // second finds the first's record.
@@ -100,62 +125,35 @@ extension Runner {
         if let bytes = try? Data(contentsOf: recordFile),
             let record = try? JSONDecoder().decode(ExternalArtifactRecord.self, from: bytes)
         {
-            return (
-                RunPlan.PreparedExternal(
-                    inputs: inputs, fingerprint: inputsHash + ":" + record.artifactFingerprint,
-                    privateDataSentOffDevice: sentOff),
-                ExternalCustomizationInfo(
-                    variant: variant.name, artifactFingerprint: record.artifactFingerprint,
-                    prepareSeconds: record.prepareSeconds, cached: true, networkDenied: record.networkDenied,
-                    privateDataSentOffDevice: sentOff)
-            )
+            return outcome(
+                record.artifactFingerprint, seconds: record.prepareSeconds, cached: true, denied: record.networkDenied)
         }
-        if planning {
-            // Its decodes will be keyed by an artifact not made yet: all of them are still to do.
-            return (
-                RunPlan.PreparedExternal(
-                    inputs: inputs, fingerprint: inputsHash + ":not prepared yet", privateDataSentOffDevice: sentOff),
-                ExternalCustomizationInfo(
-                    variant: variant.name, artifactFingerprint: nil, prepareSeconds: 0, cached: false,
-                    networkDenied: false, privateDataSentOffDevice: sentOff)
-            )
-        }
+        // A plan runs no prepare: the decodes are keyed by an artifact not made yet, all of them still to do.
+        if planning { return outcome(nil) }
         // An entry without its record is half-made (a prepare killed or failed): start it again.
         try? FileManager.default.removeItem(at: folder)
+        let artifact = folder.appendingPathComponent("artifact")
         try FileManager.default.createDirectory(at: artifact, withIntermediateDirectories: true)
         try export.write(to: URL(fileURLWithPath: inputs.training))
         try phrases.write(to: URL(fileURLWithPath: inputs.phrases))
         ModelCache.recordSources([variant.training], in: folder)
         do {
             let preparation = try ExternalCustomization.prepare(
-                recognizer, inputs: inputs, trainingName: variant.training.path, denyNetwork: isolated)
+                recognizer, inputs: inputs, trainingName: variant.training.path,
+                denyNetwork: isolatesPrepare(recognizer))
             let record = ExternalArtifactRecord(
-                recognizer: recognizer.name, variant: variant.name, version: recognizer.version, prepare: prepare,
-                prepareSeconds: preparation.seconds, networkDenied: preparation.networkDenied,
+                recognizer: recognizer.name, variant: variant.name, version: recognizer.version,
+                prepare: recognizer.customization?.prepare, prepareSeconds: preparation.seconds,
+                networkDenied: preparation.networkDenied,
                 artifactFingerprint: ExternalCustomization.fingerprint(ofFolder: artifact), isPrivate: data.isPrivate,
                 boostedWords: boostedWords)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             try encoder.encode(record).write(to: recordFile, options: .atomic)
-            return (
-                RunPlan.PreparedExternal(
-                    inputs: inputs, fingerprint: inputsHash + ":" + record.artifactFingerprint,
-                    privateDataSentOffDevice: sentOff),
-                ExternalCustomizationInfo(
-                    variant: variant.name, artifactFingerprint: record.artifactFingerprint,
-                    prepareSeconds: preparation.seconds, cached: false, networkDenied: preparation.networkDenied,
-                    privateDataSentOffDevice: sentOff)
-            )
+            return outcome(
+                record.artifactFingerprint, seconds: preparation.seconds, denied: preparation.networkDenied)
         } catch let error as ExternalRecognizerError {
-            let failure = WorkResponse.relativePaths(in: error.description, to: suite.folder)
-            return (
-                RunPlan.PreparedExternal(
-                    inputs: inputs, fingerprint: inputsHash + ":failed", failure: failure,
-                    privateDataSentOffDevice: sentOff),
-                ExternalCustomizationInfo(
-                    variant: variant.name, artifactFingerprint: nil, prepareSeconds: 0, cached: false,
-                    failure: failure, networkDenied: false, privateDataSentOffDevice: sentOff)
-            )
+            return outcome(nil, failure: WorkResponse.relativePaths(in: error.description, to: suite.folder))
         }
     }
 

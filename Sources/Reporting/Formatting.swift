@@ -66,6 +66,13 @@ enum Format {
     /// `0.305`.
     static func decimal(_ value: Double, digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
 
+    /// A system's real-time factor (and its inverse): "no data" when nothing was timed (transcripts imported from
+    /// files), never 0.
+    static func realTimeFactor(_ timing: SystemTiming, inverse: Bool = false) -> String {
+        guard timing.realTimeFactor > 0 else { return noData }
+        return inverse ? decimal(timing.inverseRealTimeFactor, digits: 2) + "×" : decimal(timing.realTimeFactor)
+    }
+
     /// A measured value or threshold in its unit.
     static func measure(_ value: Double?, unit: String) -> String {
         guard let value else { return "—" }

@@ -173,7 +173,7 @@ public struct JUnitReport: Sendable {
             let rates = system.metrics.rates
             var summary =
                 "WER \(Format.percent(rates.wordErrorRate)) over \(rates.counts.referenceWords) words, "
-                + "\(rates.utterances) utterances; RTF \(Format.decimal(system.timing.realTimeFactor))"
+                + "\(rates.utterances) utterances; RTF \(Format.realTimeFactor(system.timing))"
             if let boosted = system.metrics.boosted {
                 summary += "; B-WER \(Format.percent(boosted.boostedWordErrorRate))"
             }

@@ -105,7 +105,8 @@ public struct MarkdownReport: Sendable {
         for system in results.systems {
             let t = system.timing
             line(
-                "| \(Self.inline(system.key)) | \(Format.decimal(t.realTimeFactor)) | \(Format.decimal(t.inverseRealTimeFactor, digits: 2)) | "
+                "| \(Self.inline(system.key)) | \(Format.realTimeFactor(t)) | "
+                    + "\(Format.realTimeFactor(t, inverse: true).replacingOccurrences(of: "×", with: "")) | "
                     + "\(Format.seconds(t.finalLatency?.p50)) / \(Format.seconds(t.finalLatency?.p95)) | "
                     + "\(Format.decimal(t.peakResidentMegabytes, digits: 0)) MB | \(system.failures.failed) |")
         }

@@ -356,7 +356,7 @@ public struct HTMLReport: Sendable {
             out +=
                 "<td class=\"num\">\(Format.seconds(t.modelLoadSeconds))</td><td class=\"num\">\(Format.seconds(t.decodeWallSeconds))</td>"
             out +=
-                "<td class=\"num\">\(Format.decimal(t.realTimeFactor))</td><td class=\"num\">\(Format.decimal(t.inverseRealTimeFactor, digits: 2))×</td>"
+                "<td class=\"num\">\(Format.realTimeFactor(t))</td><td class=\"num\">\(Format.realTimeFactor(t, inverse: true))</td>"
             out +=
                 "<td class=\"num\">\(Format.seconds(t.finalLatency?.p50)) / \(Format.seconds(t.finalLatency?.p95))</td>"
             out +=

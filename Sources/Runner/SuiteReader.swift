@@ -213,15 +213,7 @@ struct SuiteReader {
                     line, "'\(template)' must name \(placeholder): one file per \(needed.joined(separator: " and "))")
             }
         }
-        if let list = fields.variants {
-            guard let items = list.value else { throw fail(list.line, "'variants' must be a list of variant names") }
-            transcripts.variants = try items.map { item in
-                guard let name = item.value, variants.contains(name) else {
-                    throw fail(item.line, "unknown variant '\(item.value ?? "?")' (have: \(variants))")
-                }
-                return name
-            }
-        }
+        transcripts.variants = try variantNames(fields.variants, known: variants)
         if let format = try string(fields.format, "format", in: field.line, required: false) {
             let known = ["jsonl", "trn", "ctm", "kaldi"]
             guard known.contains(format) else {
@@ -231,6 +223,18 @@ struct SuiteReader {
             transcripts.format = format
         }
         return transcripts
+    }
+
+    /// A recognizer's `variants:` list, each name checked; nil when it has none (every variant of its corpora).
+    func variantNames(_ field: Lined<[Lined<String>]>?, known: [String]) throws -> [String]? {
+        guard let field else { return nil }
+        guard let items = field.value else { throw fail(field.line, "'variants' must be a list of variant names") }
+        return try items.map { item in
+            guard let name = item.value, known.contains(name) else {
+                throw fail(item.line, "unknown variant '\(item.value ?? "?")' (have: \(known))")
+            }
+            return name
+        }
     }
 
     /// A command as a list of arguments (or one text split at spaces), its program found from the suite's folder
@@ -269,15 +273,7 @@ struct SuiteReader {
         var customization = ExternalCustomization(
             prepare: fields.prepare == nil ? nil : try command(fields.prepare, "prepare"),
             decode: try command(fields.decode, "decode"))
-        if let list = fields.variants {
-            guard let items = list.value else { throw fail(list.line, "'variants' must be a list of variant names") }
-            customization.variants = try items.map { item in
-                guard let name = item.value, variants.contains(name) else {
-                    throw fail(item.line, "unknown variant '\(item.value ?? "?")' (have: \(variants))")
-                }
-                return name
-            }
-        }
+        customization.variants = try variantNames(fields.variants, known: variants)
         if let text = try string(fields.allowPrivate, "allowPrivate", in: field.line, required: false) {
             guard let value = Bool(text) else {
                 throw fail(fields.allowPrivate?.line, "allowPrivate must be true or false")

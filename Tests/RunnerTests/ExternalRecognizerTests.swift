@@ -83,6 +83,19 @@ struct ExternalRecognizerTests {
             (#"command: [asr, input.wav], onDevice: true"#, "must pass the audio path"),
             (#"command: [asr, "{audio}"]"#, "missing key 'onDevice'"),
             (#"command: [asr, "{audio}"], onDevice: maybe"#, "onDevice must be true or false"),
+            (
+                #"command: [asr, "{audio}"], onDevice: true, customization: {decode: [asr, "{audio}"], variants: [nope]}"#,
+                "unknown variant 'nope'"
+            ),
+            (
+                #"command: [asr, "{audio}"], onDevice: true, customization: {prepare: [p, "{audio}"], decode: [asr, "{audio}"]}"#,
+                "the prepare command cannot use the placeholder {audio}"
+            ),
+            (
+                #"command: [asr, "{audio}"], onDevice: true, transcripts: {baseline: "t/{corpus}.jsonl"}"#,
+                "either 'transcripts' (made elsewhere) or 'command' (run here)"
+            ),
+            (#"onDevice: true, transcripts: {baseline: t.jsonl}"#, "must name {corpus}"),
         ]
         for (fields, message) in cases {
             let suite = try MiniSuite(extra: "recognizers:\n  - {name: other, \(fields)}")

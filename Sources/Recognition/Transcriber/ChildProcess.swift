@@ -19,6 +19,20 @@ enum ChildProcess {
         var termination: Termination
         var standardOutput: Data
         var standardError: Data
+
+        /// Why the program did not succeed, as a message names it (`asr exited with status 3: model not loaded`,
+        /// with the end of its standard error), and whether it was killed for its time; nil when it exited 0.
+        func failure(program: String, timeoutSeconds: Double) -> (reason: String, timedOut: Bool)? {
+            let how: String
+            switch termination {
+            case .timedOut: return (String(format: "no answer within %.0f s (killed)", timeoutSeconds), true)
+            case .exited(0): return nil
+            case .exited(let status): how = "exited with status \(status)"
+            case .signalled(let signal): how = "was killed by signal \(signal)"
+            }
+            let message = String(decoding: standardError, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return ("\(program) \(how)" + (message.isEmpty ? "" : ": \(message.suffix(300))"), false)
+        }
     }
 
     struct LaunchError: Error {

@@ -153,17 +153,8 @@ public struct ExternalCustomization: Sendable, Hashable, Codable {
             throw failure(error.message)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let how: String
-        switch run.termination {
-        case .timedOut: throw failure(String(format: "no answer within %.0f s (killed)", timeout), timedOut: true)
-        case .exited(0): how = ""
-        case .exited(let status): how = "exited with status \(status)"
-        case .signalled(let signal): how = "was killed by signal \(signal)"
-        }
-        if !how.isEmpty {
-            let message = String(decoding: run.standardError, as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            throw failure("\(command[0]) \(how)" + (message.isEmpty ? "" : ": \(message.suffix(300))"))
+        if let (reason, timedOut) = run.failure(program: command[0], timeoutSeconds: timeout) {
+            throw failure(reason, timedOut: timedOut)
         }
         return Preparation(seconds: seconds, isolation: isolation, networkDenied: !launcher.isEmpty)
     }

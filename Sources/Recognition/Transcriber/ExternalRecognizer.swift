@@ -120,23 +120,8 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
             throw ExternalRecognizerError(recognizer: name, audio: audio.path, reason: error.message)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let program = template[0]
-        let how: String
-        switch run.termination {
-        case .timedOut:
-            throw ExternalRecognizerError(
-                recognizer: name, audio: audio.path,
-                reason: String(format: "no answer within %.0f s (killed)", timeoutSeconds), timedOut: true)
-        case .exited(0): how = ""
-        case .exited(let status): how = "exited with status \(status)"
-        case .signalled(let signal): how = "was killed by signal \(signal)"
-        }
-        if !how.isEmpty {
-            let message = String(decoding: run.standardError, as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            throw ExternalRecognizerError(
-                recognizer: name, audio: audio.path,
-                reason: "\(program) \(how)" + (message.isEmpty ? "" : ": \(message.suffix(300))"))
+        if let (reason, timedOut) = run.failure(program: template[0], timeoutSeconds: timeoutSeconds) {
+            throw ExternalRecognizerError(recognizer: name, audio: audio.path, reason: reason, timedOut: timedOut)
         }
         switch Self.parse(run.standardOutput) {
         case .success(var parsed):

@@ -98,7 +98,7 @@ struct SuiteReader {
         }
         // In the order the keys were always checked (see ``suite(_:contentHash:)``).
         let weight = try parsed(fields.weight, "weight", "weight must be a number") { Double($0) } ?? 0.5
-        let applies = try corpusNames(fields.corpora, names)
+        let applies = try checkedNames(fields.corpora, of: "corpus", known: names)
         let backgroundMass = try parsed(fields.backgroundMass, "backgroundMass", "backgroundMass must be a number") {
             Double($0)
         }
@@ -176,7 +176,7 @@ struct SuiteReader {
         }
         var recognizer = ExternalRecognizer(
             name: name, command: command, onDevice: onDevice, timeoutSeconds: timeout,
-            corpora: try corpusNames(fields.corpora, names),
+            corpora: try checkedNames(fields.corpora, of: "corpus", known: names),
             version: try string(fields.version, "version", in: item.line, required: false),
             customization: try customization(fields.customization, variants: variants))
         recognizer.transcripts = try transcripts(fields.transcripts, variants: variants)
@@ -213,7 +213,7 @@ struct SuiteReader {
                     line, "'\(template)' must name \(placeholder): one file per \(needed.joined(separator: " and "))")
             }
         }
-        transcripts.variants = try variantNames(fields.variants, known: variants)
+        transcripts.variants = try checkedNames(fields.variants, of: "variant", known: Set(variants))
         if let format = try string(fields.format, "format", in: field.line, required: false) {
             let known = ["jsonl", "trn", "ctm", "kaldi"]
             guard known.contains(format) else {
@@ -223,18 +223,6 @@ struct SuiteReader {
             transcripts.format = format
         }
         return transcripts
-    }
-
-    /// A recognizer's `variants:` list, each name checked; nil when it has none (every variant of its corpora).
-    func variantNames(_ field: Lined<[Lined<String>]>?, known: [String]) throws -> [String]? {
-        guard let field else { return nil }
-        guard let items = field.value else { throw fail(field.line, "'variants' must be a list of variant names") }
-        return try items.map { item in
-            guard let name = item.value, known.contains(name) else {
-                throw fail(item.line, "unknown variant '\(item.value ?? "?")' (have: \(known))")
-            }
-            return name
-        }
     }
 
     /// A command as a list of arguments (or one text split at spaces), its program found from the suite's folder
@@ -273,7 +261,7 @@ struct SuiteReader {
         var customization = ExternalCustomization(
             prepare: fields.prepare == nil ? nil : try command(fields.prepare, "prepare"),
             decode: try command(fields.decode, "decode"))
-        customization.variants = try variantNames(fields.variants, known: variants)
+        customization.variants = try checkedNames(fields.variants, of: "variant", known: Set(variants))
         if let text = try string(fields.allowPrivate, "allowPrivate", in: field.line, required: false) {
             guard let value = Bool(text) else {
                 throw fail(fields.allowPrivate?.line, "allowPrivate must be true or false")
@@ -374,13 +362,15 @@ struct SuiteReader {
         return items
     }
 
-    /// A `corpora:` list of an entry, each name checked; nil when the entry has none.
-    func corpusNames(_ field: Lined<[Lined<String>]>?, _ names: Set<String>) throws -> [String]? {
+    /// A `corpora:` or `variants:` list of an entry, each name checked against `known`; nil when the entry has none
+    /// (then every corpus, or every variant of its corpora, applies).
+    func checkedNames(_ field: Lined<[Lined<String>]>?, of what: String, known: Set<String>) throws -> [String]? {
         guard let field else { return nil }
-        guard let items = field.value else { throw fail(field.line, "'corpora' must be a list of corpus names") }
+        let key = what == "corpus" ? "corpora" : "variants"
+        guard let items = field.value else { throw fail(field.line, "'\(key)' must be a list of \(what) names") }
         return try items.map { item in
-            guard let name = item.value, names.contains(name) else {
-                throw fail(item.line, "unknown corpus '\(item.value ?? "?")' (have: \(names.sorted()))")
+            guard let name = item.value, known.contains(name) else {
+                throw fail(item.line, "unknown \(what) '\(item.value ?? "?")' (have: \(known.sorted()))")
             }
             return name
         }

@@ -1,6 +1,7 @@
 import Audio
 import Foundation
 import LanguageModel
+import PocketSphinx
 import Recognition
 import Runner
 import TrainingData
@@ -129,9 +130,7 @@ func benchmarkData(_ name: String) throws -> CustomLanguageModelData {
     } else {
         // 1,000,000 samples over 200,000 distinct expansions of real dictionary words, plus phrases.
         let dictionary = try PronunciationDictionary(contentsOf: AcousticModel.englishUS.dictionary)
-        let words = try String(contentsOf: AcousticModel.englishUS.dictionary, encoding: .utf8)
-            .split(separator: "\n").lazy.map { String($0.split(separator: " ")[0]) }
-            .filter { $0.allSatisfy { $0.isLetter } && dictionary.contains($0) }
+        let words = dictionary.words.lazy.filter { $0.allSatisfy { $0.isLetter } }
         let pool = Array(words.prefix(2_000))
         for index in 0..<980 { data.insert(phrase: "call \(pool[index]) \(pool[index + 1000])", count: 10) }
         data.insert(

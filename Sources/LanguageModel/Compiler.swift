@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import NGram
+import PocketSphinx
 import TrainingData
 
 /// How the customization reaches the decoder.
@@ -262,7 +263,12 @@ public final class LanguageModelCompiler {
     /// The base pronunciation dictionary, read once.
     public func dictionary() throws(LanguageModelError) -> PronunciationDictionary {
         if let dictionaryCache { return dictionaryCache }
-        let dictionary = try PronunciationDictionary(contentsOf: base.dictionary)
+        let dictionary: PronunciationDictionary
+        do {
+            dictionary = try PronunciationDictionary(contentsOf: base.dictionary)
+        } catch {
+            throw .unreadable(path: base.dictionary.path, reason: "cannot read the pronunciation dictionary")
+        }
         dictionaryCache = dictionary
         return dictionary
     }

@@ -1,3 +1,4 @@
+import PocketSphinx
 import TrainingData
 
 /// Where a pronunciation in the prepared vocabulary came from.

@@ -265,11 +265,10 @@ public final class SphinxDecoder {
     /// The filler words of the decoder's noise dictionary (`<s>` and `</s>` are not fillers).
     private func fillerWords() -> Set<String> {
         let file = configuration.string("-fdict") ?? configuration.string("-hmm").map { $0 + "/noisedict" }
-        guard let file, let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+        guard let file, let noise = try? PronunciationDictionary(contentsOf: URL(fileURLWithPath: file)) else {
             return ["<sil>", "[NOISE]", "[SPEECH]"]
         }
-        let words = text.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
-        return Set(words).subtracting(["<s>", "</s>"])
+        return Set(noise.words).subtracting(["<s>", "</s>"])
     }
 
     /// `text` with its edges' scores as ``readLattice(from:)`` must give them to `ps_lattice_read`; nil when it is

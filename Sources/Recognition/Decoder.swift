@@ -16,7 +16,7 @@ struct DecodedUtterance {
 ///
 /// Not thread-safe: a decoder belongs to one task at a time.
 final class Decoder {
-    let engine: SphinxDecoder
+    private let engine: SphinxDecoder
     private let frameRate: Double
     /// The base language model file, for rescoring lattices without the customization.
     private let baseLanguageModel: URL
@@ -39,16 +39,6 @@ final class Decoder {
     init(
         model: AcousticModel, settings: DecoderSettings, custom: LanguageModelConfiguration?
     ) throws(RecognitionError) {
-        try model.validate()
-        var dictionary = model.dictionary
-        var merged: URL?
-        if let custom {
-            merged = try Self.mergeDictionary(base: model.dictionary, vocabulary: custom.vocabulary)
-            dictionary = merged!
-        }
-        // PocketSphinx reads the dictionary inside ps_init and never again: the file goes when init
-        // returns, so no decoder leaves it behind, even in a worker that is killed.
-        defer { if let merged { try? FileManager.default.removeItem(at: merged.deletingLastPathComponent()) } }
         // A merged model already contains the base model: it is the decoder's only language model,
         // so a worker holds one model at a time whatever the number of variants.
         var languageModel = model.languageModel
@@ -59,14 +49,8 @@ final class Decoder {
             }
             languageModel = custom.languageModel
         }
-        let arguments = ["-hmm", model.hmm.path, "-lm", languageModel.path, "-dict", dictionary.path]
-        do {
-            engine = try SphinxDecoder(arguments: arguments + settings.commandLine)
-        } catch  where error.call == "ps_init" && languageModel != model.languageModel {
-            throw .customModelInvalid(path: languageModel.path, reason: error.description)
-        } catch {
-            throw .engineInitFailed(error)
-        }
+        engine = try Self.start(
+            model: model, languageModel: languageModel, settings: settings, vocabulary: custom?.vocabulary)
         baseLanguageModel = model.languageModel
         self.custom = custom
         frameRate = Double(engine.configuration.integer("-frate"))
@@ -75,41 +59,85 @@ final class Decoder {
         }
     }
 
-    /// An engine decoder with the acoustic model and `dictionary` but no language model, for searches its caller
-    /// installs (a phone loop, alignment grammars): the one other place, beside ``init(model:settings:custom:)``,
-    /// where Gambit starts the engine.
-    static func bareEngine(model: AcousticModel, dictionary: URL, arguments: [String]) throws(RecognitionError)
-        -> SphinxDecoder
-    {
+    /// What a decoder without a language model searches.
+    enum Search {
+        /// A loop over the acoustic model's phones (its phonetic language model): what the audio holds, with no
+        /// words in the way (``phones(_:)``).
+        case phoneLoop
+        /// Grammars installed one alignment at a time (``align(rule:named:_:posteriors:)``).
+        case alignment
+    }
+
+    /// A decoder with no language model, for diagnosis's own searches.
+    /// - Parameters:
+    ///   - settings: Usually ``DecoderSettings/phoneLoop`` or ``DecoderSettings/pronunciationAlignment``.
+    ///   - vocabulary: A variant's vocabulary, merged after the base dictionary; nil for the base dictionary alone.
+    ///   - addedWords: More words an alignment may say (candidate pronunciations), merged after the vocabulary.
+    init(
+        model: AcousticModel, settings: DecoderSettings, search: Search, vocabulary: URL? = nil,
+        addedWords: [(word: String, phones: [String])] = []
+    ) throws(RecognitionError) {
+        engine = try Self.start(
+            model: model, languageModel: nil, settings: settings, vocabulary: vocabulary, addedWords: addedWords)
+        baseLanguageModel = model.languageModel
+        custom = nil
+        frameRate = Double(engine.configuration.integer("-frate"))
+        if search == .phoneLoop {
+            do {
+                try engine.setPhoneLoop(languageModel: model.phoneLanguageModel.path, named: "phones")
+                try engine.activateSearch(named: "phones")
+            } catch {
+                throw .engineInitFailed(error)
+            }
+        }
+    }
+
+    /// `ps_init` with the acoustic model, a language model (none for a search installed later) and the base
+    /// dictionary, merged with a vocabulary and added words when there are any: the one place Gambit starts the
+    /// engine.
+    private static func start(
+        model: AcousticModel, languageModel: URL?, settings: DecoderSettings, vocabulary: URL?,
+        addedWords: [(word: String, phones: [String])] = []
+    ) throws(RecognitionError) -> SphinxDecoder {
+        try model.validate()
+        var dictionary = model.dictionary
+        var merged: URL?
+        if vocabulary != nil || !addedWords.isEmpty {
+            merged = try Self.mergeDictionary(base: model.dictionary, vocabulary: vocabulary, addedWords: addedWords)
+            dictionary = merged!
+        }
+        // PocketSphinx reads the dictionary inside ps_init and never again: the file goes when init
+        // returns, so no decoder leaves it behind, even in a worker that is killed.
+        defer { if let merged { try? FileManager.default.removeItem(at: merged.deletingLastPathComponent()) } }
+        var arguments = ["-hmm", model.hmm.path]
+        if let languageModel { arguments += ["-lm", languageModel.path] }
+        arguments += ["-dict", dictionary.path]
         do {
-            return try SphinxDecoder(
-                arguments: ["-hmm", model.hmm.path, "-dict", dictionary.path, "-remove_silence", "no"] + arguments)
+            return try SphinxDecoder(arguments: arguments + settings.commandLine)
+        } catch  where error.call == "ps_init" && languageModel != nil && languageModel != model.languageModel {
+            throw .customModelInvalid(path: languageModel!.path, reason: error.description)
         } catch {
             throw .engineInitFailed(error)
         }
     }
 
-    /// Writes the base dictionary followed by the custom vocabulary into a private temporary file:
-    /// adding words to a live search corrupts PocketSphinx's binary LM (valgrind shows out-of-bounds
+    /// Writes the base dictionary followed by the custom vocabulary (and any added words) into a private temporary
+    /// file: adding words to a live search corrupts PocketSphinx's binary LM (valgrind shows out-of-bounds
     /// reads, and it crashed after a few utterances with a dozen words added), a
     /// merged dictionary read at `ps_init` does not.
-    private static func mergeDictionary(base: URL, vocabulary: URL) throws(RecognitionError) -> URL {
-        guard let extra = try? Data(contentsOf: vocabulary) else {
-            throw .customModelInvalid(path: vocabulary.path, reason: "vocabulary file is missing or unreadable")
+    private static func mergeDictionary(
+        base: URL, vocabulary: URL?, addedWords: [(word: String, phones: [String])]
+    ) throws(RecognitionError) -> URL {
+        var extra = Data()
+        if let vocabulary {
+            guard let data = try? Data(contentsOf: vocabulary) else {
+                throw .customModelInvalid(path: vocabulary.path, reason: "vocabulary file is missing or unreadable")
+            }
+            try checkVocabulary(data, at: vocabulary)
+            extra = data
         }
-        let text = String(decoding: extra, as: UTF8.self)
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard !fields.isEmpty else { continue }
-            guard fields.count >= 2 else {
-                throw .customModelInvalid(
-                    path: vocabulary.path, reason: "line \(number + 1): a word with no pronunciation")
-            }
-            if let bad = fields.dropFirst().first(where: { !Phones.english.contains(String($0)) }) {
-                throw .customModelInvalid(
-                    path: vocabulary.path,
-                    reason: "line \(number + 1): phone \(bad) is not in the acoustic model (wrong model or locale?)")
-            }
+        for (word, phones) in addedWords {
+            extra.append(Data("\n\(word) \(phones.joined(separator: " "))\n".utf8))
         }
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("gambit-dict-\(UUID().uuidString)")
@@ -117,13 +145,28 @@ final class Decoder {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             var data = try Data(contentsOf: base)
-            if data.last != UInt8(ascii: "\n") { data.append(UInt8(ascii: "\n")) }
+            if vocabulary != nil, data.last != UInt8(ascii: "\n") { data.append(UInt8(ascii: "\n")) }
             data.append(extra)
             try data.write(to: merged)
         } catch {
-            throw .customModelInvalid(path: vocabulary.path, reason: "could not write merged dictionary: \(error)")
+            throw .customModelInvalid(
+                path: vocabulary?.path ?? merged.path, reason: "could not write merged dictionary: \(error)")
         }
         return merged
+    }
+
+    /// Every word of a vocabulary has a pronunciation in the acoustic model's phones.
+    private static func checkVocabulary(_ data: Data, at vocabulary: URL) throws(RecognitionError) {
+        var problem: String?
+        PronunciationDictionary.forEachEntry(in: data) { entry in
+            guard problem == nil else { return }
+            if entry.phones.isEmpty {
+                problem = "line \(entry.line): a word with no pronunciation"
+            } else if let bad = entry.phones.first(where: { !Phones.english.contains($0) }) {
+                problem = "line \(entry.line): phone \(bad) is not in the acoustic model (wrong model or locale?)"
+            }
+        }
+        if let problem { throw .customModelInvalid(path: vocabulary.path, reason: problem) }
     }
 
     /// Interpolates the custom model with the base model (or installs its grammar) and makes it the
@@ -216,6 +259,21 @@ final class Decoder {
 
     /// Decodes one whole utterance, independent of anything decoded before.
     func decode(_ samples: [Int16], alternatives: Int) throws(RecognitionError) -> DecodedUtterance {
+        try process(samples)
+        return collect(alternatives: alternatives)
+    }
+
+    /// Decodes one utterance and keeps its word lattice for rescoring.
+    func decodeKeepingLattice(_ samples: [Int16]) throws(RecognitionError) -> (String, Lattice?) {
+        let decoded = try decode(samples, alternatives: 0)
+        return (decoded.hypothesis, engine.lattice())
+    }
+
+    /// The word lattice of the last utterance decoded, nil when the engine kept none.
+    func lattice() -> Lattice? { engine.lattice() }
+
+    /// Runs `samples` through the active search as one whole utterance.
+    private func process(_ samples: [Int16]) throws(RecognitionError) {
         do throws(EngineError) {
             try engine.startUtterance()
             do throws(EngineError) {
@@ -228,13 +286,35 @@ final class Decoder {
         } catch {
             throw .decodeFailed(error)
         }
-        return collect(alternatives: alternatives)
     }
 
-    /// Decodes one utterance and keeps its word lattice for rescoring.
-    func decodeKeepingLattice(_ samples: [Int16]) throws(RecognitionError) -> (String, Lattice?) {
-        let decoded = try decode(samples, alternatives: 0)
-        return (decoded.hypothesis, engine.lattice())
+    /// The phones a phone-loop decoder (``Search/phoneLoop``) hears in `samples`, with their frames counted from
+    /// the first sample; silence and noise included, as the engine gives them.
+    func phones(_ samples: [Int16]) throws(RecognitionError) -> [SphinxDecoder.Segment] {
+        try process(samples)
+        return engine.segments()
+    }
+
+    /// Forced alignment: the best path through a one-rule grammar (JSGF `rule`, e.g. `( a b ) | ( c d )`) over
+    /// `samples`, searched with the decoder's settings. The grammar is made the active search; an alignment
+    /// decoder that also has a language model gets it back with ``activateOwnSearch()``.
+    /// - Parameter posteriors: Also compute the lattice's posteriors (`ps_get_prob`), which the segments'
+    ///   posteriors read.
+    /// - Returns: The engine's hypothesis (nil when no path survived), its path score, and the path's segments.
+    func align(rule: String, named name: String, _ samples: [Int16], posteriors: Bool = false)
+        throws(RecognitionError) -> (hypothesis: String?, score: Int, segments: [SphinxDecoder.Segment])
+    {
+        let grammar = "#JSGF V1.0;\ngrammar \(name);\npublic <sentence> = \(rule) ;\n"
+        do {
+            try engine.setGrammar(grammar, named: name)
+            try engine.activateSearch(named: name)
+        } catch {
+            throw .decodeFailed(error)
+        }
+        try process(samples)
+        let (hypothesis, score) = engine.hypothesis()
+        if posteriors { _ = engine.logPosterior() }
+        return (hypothesis, score, engine.segments())
     }
 
     /// The best path through each lattice under another language model: the base model alone, a

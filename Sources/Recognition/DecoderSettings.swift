@@ -27,6 +27,17 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
     /// The final best path through the word lattice, `-bestpath`. On by default. Off, the engine gives no word
     /// posteriors: every word's confidence reads 1.
     public var bestPath: Bool?
+    /// Phone beam, `-pbeam` (PocketSphinx's default 1e-48), and scoring every senone in every frame,
+    /// `-compallsen` (default no): set only by Gambit's own searches (``phoneLoop``,
+    /// ``pronunciationAlignment``), never by a suite, so they are not in ``settings``.
+    var phoneBeam: Double?
+    var computeAllSenones: Bool?
+
+    /// What report.json and a settings file hold: the suite's settings, never the internal ones.
+    private enum CodingKeys: String, CodingKey {
+        case beam, wordBeam, languageWeight, secondPassLanguageWeight, bestPathLanguageWeight, wordInsertionPenalty
+        case secondPass, bestPath
+    }
 
     public init(
         beam: Double? = nil, wordBeam: Double? = nil, languageWeight: Double? = nil,
@@ -45,6 +56,39 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
 
     /// The engine's defaults (with silence kept in the feature stream).
     public static let standard = DecoderSettings()
+
+    /// The first pass's language weight these settings decode with: the one set, else the engine's default (the
+    /// `languageWeight` row of ``settings``).
+    public var effectiveLanguageWeight: Double {
+        languageWeight ?? Self.settings.first { $0.flag == "-lw" }.flatMap { Double($0.engineDefault) }!
+    }
+
+    /// `settings` with beams far wider than the engine's defaults (1e-48 and 7e-29): what the search keeps when
+    /// pruning is not what decides. Diagnosis's forced alignments and its wide-beam experiment.
+    public static func wide(_ settings: DecoderSettings) -> DecoderSettings {
+        var wide = settings
+        wide.beam = 1e-80
+        wide.wordBeam = 1e-60
+        return wide
+    }
+
+    /// PocketSphinx's tutorial settings for phone recognition: a light language weight, beams of 1e-20.
+    public static let phoneLoop: DecoderSettings = {
+        var settings = standard
+        settings.languageWeight = 2
+        settings.beam = 1e-20
+        settings.phoneBeam = 1e-20
+        return settings
+    }()
+
+    /// Forced alignment that compares pronunciations: wide beams, and every senone scored in every frame (the
+    /// engine normalises a frame's scores by its best computed senone, which would otherwise depend on what is
+    /// aligned).
+    public static let pronunciationAlignment: DecoderSettings = {
+        var settings = wide(standard)
+        settings.computeAllSenones = true
+        return settings
+    }()
 
     /// One setting: its name in a suite's `decoder:` block, the engine flag, the values it takes and the property
     /// it sets. Reading, checking, listing and the command line all go through this one table.
@@ -117,6 +161,16 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
             property: .flag(\.bestPath)),
     ]
 
+    /// Settings only Gambit's own searches use (see ``phoneBeam``): on the command line, never in a suite.
+    static let internalSettings: [Setting] = [
+        Setting(
+            name: "phoneBeam", flag: "-pbeam", accepts: "a number in (0, 1]", engineDefault: "1e-48",
+            property: .number(\.phoneBeam, upperBound: 1)),
+        Setting(
+            name: "computeAllSenones", flag: "-compallsen", accepts: "true or false", engineDefault: "no",
+            property: .flag(\.computeAllSenones)),
+    ]
+
     /// A setting that is out of range or unknown, with the setting's name and what it takes.
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         /// The setting's name in a `decoder:` block.
@@ -164,7 +218,7 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
     /// A setting given at the engine's default is left out: it decodes the same, so it keeps the same key.
     public var commandLine: [String] {
         var arguments = ["-remove_silence": "no"]
-        for setting in Self.settings {
+        for setting in Self.settings + Self.internalSettings {
             if let text = setting.engineText(in: self) { arguments[setting.flag] = text }
         }
         return arguments.keys.sorted().flatMap { [$0, arguments[$0]!] }

@@ -68,18 +68,17 @@ public final class Diagnostician {
         self.flaggedPronunciations = flaggedPronunciations
         self.settings = settings
         if settings != .standard { runDecoder = try Decoder(model: model, settings: settings, custom: custom) }
-        aligner = try Decoder(model: model, settings: Self.wide(.standard), custom: custom)
+        aligner = try Decoder(model: model, settings: .wide(.standard), custom: custom)
         self.custom = custom
         var words = Set<String>()
         var parts = Set<String>()
         var base = Set<String>()
         for url in [model.dictionary, custom.vocabulary] {
-            guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
-            for line in text.split(separator: "\n") {
-                guard let first = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first else { continue }
-                let word = EngineWords.display(String(first)) ?? String(first)
+            guard let dictionary = try? PronunciationDictionary(contentsOf: url) else { continue }
+            for word in dictionary.words {
                 words.insert(word)
                 if url == model.dictionary { base.insert(word) }
+                // A compound token (`albin_counter`) says its words within it.
                 if word.contains("_") { parts.formUnion(word.split(separator: "_").map(String.init)) }
             }
         }
@@ -93,15 +92,6 @@ public final class Diagnostician {
     /// The run's settings with wide beams, made when an error needs it and the run's settings are not the
     /// engine's (else the aligner serves).
     private var wideDecoder: Decoder?
-
-    /// Beams far wider than the engine's defaults (1e-48 and 7e-29): what the search keeps when pruning
-    /// is not what decides.
-    static func wide(_ settings: DecoderSettings) -> DecoderSettings {
-        var wide = settings
-        wide.beam = 1e-80
-        wide.wordBeam = 1e-60
-        return wide
-    }
 
     /// The heaviest weight tried: a word that does not win even here is not lost on weight.
     static var topWeight: Double { weightLadder.last! }
@@ -241,8 +231,8 @@ public final class Diagnostician {
         }
         decodedAgain += 1
         let run = try decoder()
-        let decoded = try run.decode(utterance.samples, alternatives: 0)
-        return (decoded.hypothesis, run.engine.lattice(), run)
+        let (hypothesis, lattice) = try run.decodeKeepingLattice(utterance.samples)
+        return (hypothesis, lattice, run)
     }
 
     /// The run's decode with wide beams: the aligner's own search when the run used the engine's settings (the
@@ -253,7 +243,7 @@ public final class Diagnostician {
             return try aligner.decode(samples, alternatives: 0).hypothesis
         }
         if wideDecoder == nil {
-            wideDecoder = try Decoder(model: model, settings: Self.wide(settings), custom: custom)
+            wideDecoder = try Decoder(model: model, settings: .wide(settings), custom: custom)
         }
         return try wideDecoder!.decode(samples, alternatives: 0).hypothesis
     }
@@ -309,18 +299,10 @@ public final class Diagnostician {
             return nil
         }
         let alternatives = sentences.map { $0.isEmpty ? "<NULL>" : $0.joined(separator: " ") }
-        let grammar =
-            "#JSGF V1.0;\ngrammar align;\npublic <sentence> = "
-            + alternatives.map { "( \($0) )" }.joined(separator: " | ") + " ;\n"
-        do {
-            try aligner.engine.setGrammar(grammar, named: "align")
-            try aligner.engine.activateSearch(named: "align")
-        } catch {
-            return nil
-        }
-        _ = try aligner.decode(samples, alternatives: 0)
-        let segments = aligner.engine.segments()
-        return segments.contains { EngineWords.display($0.word) != nil } ? segments : nil
+        let path = try aligner.align(
+            rule: alternatives.map { "( \($0) )" }.joined(separator: " | "), named: "align", samples,
+            posteriors: true)
+        return path.segments.contains { EngineWords.display($0.word) != nil } ? path.segments : nil
     }
 
     func classify(_ error: BoostedWordError, utterance: Utterance, evidence: Evidence, rescored: [Double: String])

@@ -24,7 +24,16 @@ public final class PronunciationSearch {
     private let model: AcousticModel
     /// The words the alignment may say besides the candidates: the base dictionary and the variant's vocabulary.
     private let vocabulary: URL?
-    private var phoneDecoder: SphinxDecoder?
+    private var phoneDecoder: Decoder?
+    /// The words of the base dictionary and the vocabulary (read once): what an alignment may say besides the
+    /// candidates.
+    private lazy var knownWords: Set<String> = {
+        var words = Set((try? PronunciationDictionary(contentsOf: model.dictionary))?.words ?? [])
+        if let vocabulary, let extra = try? PronunciationDictionary(contentsOf: vocabulary) {
+            words.formUnion(extra.words)
+        }
+        return words
+    }()
     /// The token a candidate stands as in the alignment's dictionary.
     static func token(_ index: Int) -> String { "gambitcandidate\(index)" }
     /// Frames either side of a word's span that the phone loop also hears, so that its first and last phones
@@ -43,38 +52,17 @@ public final class PronunciationSearch {
     /// phone set.
     public func phoneLoop(_ samples: [Int16], frames: ClosedRange<Int>) throws(RecognitionError) -> [String] {
         if phoneDecoder == nil {
-            // PocketSphinx's tutorial settings for phone recognition: a light language weight, beams 1e-20.
-            let decoder = try Decoder.bareEngine(
-                model: model, dictionary: model.dictionary,
-                arguments: ["-lw", "2.0", "-beam", "1e-20", "-pbeam", "1e-20"])
-            do {
-                try decoder.setPhoneLoop(languageModel: model.phoneLanguageModel.path, named: "phones")
-                try decoder.activateSearch(named: "phones")
-            } catch {
-                throw .engineInitFailed(error)
-            }
-            phoneDecoder = decoder
+            phoneDecoder = try Decoder(model: model, settings: .phoneLoop, search: .phoneLoop)
         }
         let perFrame = 160  // 16 kHz, 100 frames a second
         let start = max(0, (frames.lowerBound - Self.margin) * perFrame)
         let end = min(samples.count, (frames.upperBound + 1 + Self.margin) * perFrame)
         guard start < end else { return [] }
-        do throws(EngineError) {
-            try phoneDecoder!.startUtterance()
-            do throws(EngineError) {
-                try phoneDecoder!.process(Array(samples[start..<end]), fullUtterance: true)
-            } catch {
-                try? phoneDecoder!.endUtterance()
-                throw error
-            }
-            try phoneDecoder!.endUtterance()
-        } catch {
-            throw .decodeFailed(error)
-        }
+        let heard = try phoneDecoder!.phones(Array(samples[start..<end]))
         // The margin lets the loop hear the word's edges whole; a phone whose middle lies outside the span is the
         // neighbour's.
         let offset = start / perFrame
-        return phoneDecoder!.segments().filter { segment in
+        return heard.filter { segment in
             let middle = offset + (segment.startFrame + segment.endFrame) / 2
             return Phones.english.contains(segment.word) && segment.word != "SIL" && frames.contains(middle)
         }
@@ -93,61 +81,24 @@ public final class PronunciationSearch {
         -> [[(score: Double, frames: ClosedRange<Int>)?]]
     {
         let valid = candidates.map { !$0.isEmpty && $0.allSatisfy { Phones.english.contains($0) && $0 != "SIL" } }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gambit-fit-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let dictionary = folder.appendingPathComponent("fit.dict")
-        var words = Set<String>()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            var data = try Data(contentsOf: model.dictionary)
-            if let vocabulary {
-                if data.last != UInt8(ascii: "\n") { data.append(UInt8(ascii: "\n")) }
-                data.append(try Data(contentsOf: vocabulary))
-            }
-            for (index, phones) in candidates.enumerated() where valid[index] {
-                data.append(Data("\n\(Self.token(index)) \(phones.joined(separator: " "))\n".utf8))
-            }
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-                if let word = line.split(separator: " ").first?.split(separator: "(").first {
-                    words.insert(String(word))
-                }
-            }
-            try data.write(to: dictionary)
-        } catch {
-            throw .customModelInvalid(
-                path: dictionary.path, reason: "could not write the alignment dictionary: \(error)")
-        }
-        // Wide beams: what the search keeps is not what decides. Every senone scored in every frame: the engine
-        // normalises a frame's scores by its best computed senone, which would otherwise depend on the candidate.
-        let aligner = try Decoder.bareEngine(
-            model: model, dictionary: dictionary,
-            arguments: ["-beam", "1e-80", "-wbeam", "1e-60", "-compallsen", "yes"])
+        let added = candidates.indices.filter { valid[$0] }.map { (word: Self.token($0), phones: candidates[$0]) }
+        let words = knownWords.union(added.map(\.word))
+        // Wide beams: what the search keeps is not what decides; every senone scored in every frame
+        // (``DecoderSettings/pronunciationAlignment``).
+        let aligner = try Decoder(
+            model: model, settings: .pronunciationAlignment, search: .alignment, vocabulary: vocabulary,
+            addedWords: added)
         return try candidates.indices.map { (c: Int) throws(RecognitionError) in
             try occurrences.map { (occurrence: Occurrence) throws(RecognitionError) in
                 guard valid[c] else { return nil }
                 var sentence = occurrence.reference
                 sentence[occurrence.index] = Self.token(c)
                 guard sentence.allSatisfy(words.contains) else { return nil }
-                let grammar = "#JSGF V1.0;\ngrammar fit;\npublic <sentence> = \(sentence.joined(separator: " ")) ;\n"
-                do {
-                    try aligner.setGrammar(grammar, named: "fit")
-                    try aligner.activateSearch(named: "fit")
-                    try aligner.startUtterance()
-                    do {
-                        try aligner.process(occurrence.samples, fullUtterance: true)
-                    } catch {
-                        try? aligner.endUtterance()
-                        return nil
-                    }
-                    try aligner.endUtterance()
-                } catch {
-                    return nil
-                }
-                let (text, score) = aligner.hypothesis()
-                guard text != nil,
-                    let segment = aligner.segments().first(where: { $0.word == Self.token(c) })
+                let path = try aligner.align(rule: sentence.joined(separator: " "), named: "fit", occurrence.samples)
+                guard path.hypothesis != nil,
+                    let segment = path.segments.first(where: { $0.word == Self.token(c) })
                 else { return nil }
-                return (Double(score), segment.startFrame...segment.endFrame)
+                return (Double(path.score), segment.startFrame...segment.endFrame)
             }
         }
     }

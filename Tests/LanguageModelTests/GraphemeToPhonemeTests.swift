@@ -1,4 +1,5 @@
 import LanguageModel
+import PocketSphinx
 import Testing
 import TrainingData
 

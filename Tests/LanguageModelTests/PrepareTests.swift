@@ -2,6 +2,7 @@ import Foundation
 import GambitTestSupport
 import LanguageModel
 import NGram
+import PocketSphinx
 import Recognition
 import Runner
 import Testing

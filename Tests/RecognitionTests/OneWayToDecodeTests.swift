@@ -65,6 +65,36 @@ struct OneWayToDecodeTests {
             })
     }
 
+    @Test("Every engine decoder is a Decoder, started by its own initialisers with DecoderSettings")
+    func oneDoorToTheEngine() throws {
+        let files = try Self.sources()
+        let door = "Sources/Recognition/Decoder.swift:"
+        // The engine's search-installing and utterance calls, and a side door for a raw engine: inside Decoder alone
+        // (the engine's own module, Sources/PocketSphinx, defines them; Decoder's engine handle is private). A name
+        // after a dot is matched explicitly: for Unicode word boundaries `a.b` is one word.
+        let engineModule = files.filter { !$0.path.hasPrefix("Sources/PocketSphinx/") }
+        let name = "(^|[^A-Za-z0-9_])"
+        for call in ["SphinxDecoder", "setGrammar", "setPhoneLoop", "startUtterance", "activateSearch", "bareEngine"] {
+            let found = try Self.uses(of: name + call + "[(]", in: engineModule)
+            #expect(found.allSatisfy { $0.hasPrefix(door) }, "\(call) outside Decoder: \(found)")
+        }
+        #expect(
+            try Self.uses(of: #"[.]process[(][^)]*fullUtterance"#, in: engineModule).allSatisfy { $0.hasPrefix(door) })
+        #expect(try !Self.uses(of: name + "setGrammar[(]", in: engineModule).isEmpty)
+        // Decoders are made by the transcriber's recognizer, the lattice pass and diagnosis's engine experiments,
+        // each through Decoder's initialisers, which take DecoderSettings (never raw engine flags).
+        let makers = try Self.uses(of: #"(^|[^A-Za-z])Decoder\("#, in: files).map {
+            String($0.prefix { $0 != ":" })
+        }
+        #expect(
+            Set(makers)
+                == [
+                    "Sources/Recognition/SpeechRecognizer.swift", "Sources/Recognition/LatticeRescorer.swift",
+                    "Sources/Recognition/Diagnostician.swift", "Sources/Recognition/PronunciationSearch.swift",
+                ], "\(makers)")
+        #expect(try Self.uses(of: #"arguments:\s*\["-"#, in: files) == [], "raw engine flags")
+    }
+
     @Test("DecoderSettings( is constructed in one place outside the tests")
     func settingsHaveOneConstructor() throws {
         let uses = try Self.uses(of: #"\bDecoderSettings\("#, in: try Self.sources())

@@ -3,8 +3,8 @@
 //
 // The layout follows the pipeline (see README.md, "How it fits together", and docs/architecture.md):
 //   Sources/      the product's modules: Audio → TrainingData → Corpus → NGram → LanguageModel → PocketSphinx →
-//                 Recognition → Runner → Tuning, with Scoring and Results (the records every stage writes) beside
-//                 them, Reporting and Gate after them and the `gambit` executable (GambitCLI) on top;
+//                 Recognition → Runner → Tuning and Diagnosis, with Scoring and Results (the records every stage
+//                 writes) beside them, Reporting and Gate after them and the `gambit` executable (GambitCLI) on top;
 //   Sources/C/    one C module per C library, underneath;
 //   Benchmarks/   programs that print figures; Fuzz/ the fuzz targets and their seeds;
 //   Tests/        one test target per module, with Tests/Support/ (helpers and fixtures) beside them.
@@ -88,9 +88,19 @@ let package = Package(
         .target(
             name: "Runner",
             dependencies: [
-                "Audio", "Corpus", "TrainingData", "NGram", "LanguageModel", "Recognition", "Scoring", "Results",
-                "StrictYAML", .product(name: "Crypto", package: "swift-crypto"),
+                "Corpus", "TrainingData", "NGram", "LanguageModel", "Recognition", "Scoring", "Results", "StrictYAML",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+
+        // Why each boosted-word error happened, what fixing it would cost, and what to change: `gambit diagnose` as a
+        // library (the examination, the causes' experiments in Recognition, the suggestion policy, the count maths).
+        .target(
+            name: "Diagnosis",
+            dependencies: [
+                "Audio", "LanguageModel", "PocketSphinx", "Recognition", "Reporting", "Results", "Runner", "Scoring",
+                "TrainingData",
             ]
         ),
 
@@ -98,6 +108,7 @@ let package = Package(
             name: "Tuning",
             dependencies: [
                 "Audio", "Corpus", "LanguageModel", "Recognition", "Results", "Runner", "Scoring", "TrainingData",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
 
@@ -105,14 +116,14 @@ let package = Package(
         .executableTarget(
             name: "GambitCLI",
             dependencies: [
-                "Audio", "Corpus", "Recognition", "TrainingData", "LanguageModel", "Scoring", "Results", "Reporting",
-                "Gate", "Runner", "Tuning",
+                "Audio", "Corpus", "Recognition", "TrainingData", "LanguageModel", "NGram", "Scoring", "Results",
+                "Reporting", "Gate", "Runner", "Tuning", "Diagnosis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "GambitBenchmarks",
-            dependencies: ["Audio", "Recognition", "LanguageModel", "NGram", "TrainingData", "Runner"],
+            dependencies: ["Audio", "Recognition", "LanguageModel", "NGram", "PocketSphinx", "TrainingData", "Runner"],
             path: "Benchmarks/GambitBenchmarks"),
         .executableTarget(name: "ScoringBenchmark", dependencies: ["Scoring"], path: "Benchmarks/ScoringBenchmark"),
 
@@ -127,9 +138,12 @@ let package = Package(
         .target(
             name: "ResultsFixtures", dependencies: ["Results", "Scoring"], path: "Tests/Support/ResultsFixtures",
             exclude: ["Schemas"]),
+        .target(
+            name: "RunnerTestSupport", dependencies: ["Results", "Runner", "GambitTestSupport"],
+            path: "Tests/Support/RunnerTestSupport"),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "GambitTestSupport"]),
         .testTarget(name: "PocketSphinxTests", dependencies: ["PocketSphinx", "GambitTestSupport"]),
-        .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "Audio", "GambitTestSupport"]),
+        .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "Audio", "Results", "GambitTestSupport"]),
         .testTarget(name: "TrainingDataTests", dependencies: ["TrainingData"]),
         .testTarget(name: "NGramTests", dependencies: ["NGram"]),
         .testTarget(name: "ScoringTests", dependencies: ["Scoring"]),
@@ -142,10 +156,21 @@ let package = Package(
         .testTarget(
             name: "RunnerTests",
             dependencies: [
-                "Runner", "Results", "ResultsFixtures", "Reporting", "Tuning", "NGram", "LanguageModel", "Recognition",
-                "Scoring",
-                "GambitTestSupport",
+                "Runner", "Results", "ResultsFixtures", "Reporting", "Corpus", "NGram", "LanguageModel", "Recognition",
+                "Scoring", "GambitTestSupport", "RunnerTestSupport",
             ]),
+        .testTarget(
+            name: "DiagnosisTests",
+            dependencies: [
+                "Diagnosis", "Audio", "LanguageModel", "Recognition", "Reporting", "Results", "ResultsFixtures",
+                "Runner",
+                "Scoring", "GambitTestSupport", "RunnerTestSupport",
+            ]),
+        .testTarget(
+            name: "TuningTests",
+            dependencies: ["Tuning", "Results", "Runner", "GambitTestSupport", "RunnerTestSupport"]
+        ),
+        .testTarget(name: "StrictYAMLTests", dependencies: ["StrictYAML", .product(name: "Yams", package: "Yams")]),
         .testTarget(
             name: "GateTests",
             dependencies: ["Gate", "Results", "ResultsFixtures", "Reporting", "Scoring", "CXMLSchema"]),
@@ -153,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "LanguageModelTests",
             dependencies: [
-                "LanguageModel", "Runner", "Recognition", "NGram", "PocketSphinx", "Scoring", "TrainingData",
+                "Audio", "LanguageModel", "Runner", "Recognition", "NGram", "PocketSphinx", "Scoring", "TrainingData",
                 "GambitTestSupport",
             ],
             exclude: ["Recorded"]

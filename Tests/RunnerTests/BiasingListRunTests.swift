@@ -2,6 +2,7 @@ import Foundation
 import Reporting
 import Results
 import Runner
+import RunnerTestSupport
 import Scoring
 import Testing
 

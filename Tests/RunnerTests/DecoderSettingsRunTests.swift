@@ -2,6 +2,7 @@ import Foundation
 import Reporting
 import Results
 import Runner
+import RunnerTestSupport
 import Testing
 
 /// A suite's `decoder:` block reaches the worker processes: other hypotheses than the defaults', recorded in

@@ -2,6 +2,7 @@ import Foundation
 import GambitTestSupport
 import Results
 import Runner
+import RunnerTestSupport
 import Testing
 
 /// `gambit run`'s exit codes, through the command line: a failed check (1), refused input or usage (2) and failed

@@ -2,6 +2,7 @@ import Foundation
 import GambitTestSupport
 import Results
 import Runner
+import RunnerTestSupport
 import Testing
 
 /// External recognizers decoded with and without customization: a prepare command run once per variant, its

@@ -2,6 +2,7 @@ import Foundation
 import GambitTestSupport
 import Results
 import Runner
+import RunnerTestSupport
 import Testing
 
 @Suite("Gating CI on regressions, end to end", .serialized)

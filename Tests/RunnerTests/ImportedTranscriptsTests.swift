@@ -2,6 +2,7 @@ import Foundation
 import GambitTestSupport
 import Results
 import Runner
+import RunnerTestSupport
 import Testing
 
 /// Transcripts made outside the run (as Apple's recognizer makes them on a Mac), imported as a recognizer's

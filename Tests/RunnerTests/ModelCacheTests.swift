@@ -1,6 +1,7 @@
 import Foundation
 import GambitTestSupport
 import Runner
+import RunnerTestSupport
 import Testing
 
 @Suite("The model cache", .serialized)

@@ -3,6 +3,7 @@ import Foundation
 import GambitTestSupport
 import Results
 import Runner
+import RunnerTestSupport
 import Testing
 
 /// A manifest names audio only inside the suite's folder and the folders its corpus allows, and reports

@@ -3,6 +3,7 @@ import GambitTestSupport
 import Reporting
 import Results
 import ResultsFixtures
+import RunnerTestSupport
 import Testing
 
 @testable import Recognition

@@ -1,5 +1,6 @@
 import Foundation
 import GambitTestSupport
+import RunnerTestSupport
 import Testing
 
 /// The second real engine: PocketSphinx 5.1.1 from PyPI, in the virtual environment `scripts/install-deps.sh`

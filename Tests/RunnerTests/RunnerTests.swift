@@ -5,6 +5,7 @@ import NGram
 import Recognition
 import Results
 import Runner
+import RunnerTestSupport
 import Testing
 
 @Suite("The runner", .serialized)

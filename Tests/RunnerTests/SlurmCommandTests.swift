@@ -3,6 +3,7 @@ import GambitTestSupport
 import Results
 import ResultsFixtures
 import Runner
+import RunnerTestSupport
 import Testing
 
 /// `gambit slurm` without a cluster: the scripts it would submit, what it refuses, and the merge job's verdict

@@ -2,6 +2,7 @@ import Foundation
 import GambitTestSupport
 import Results
 import Runner
+import RunnerTestSupport
 import Testing
 
 /// `gambit slurm` against a real Slurm: a single-node cluster from Debian's slurm-wlm and munge, started by

@@ -59,7 +59,7 @@ final class VariantExamination {
     /// The private words of the run's data: what the terminal shows of the variant is masked as the reports mask
     /// it.
     let masker: PrivateTermMasker
-    let journal: (done: [String: Diagnose.JournalEntry], file: Journal)
+    let journal: (done: [String: Diagnoser.JournalEntry], file: Journal)
     let artifact: PreparedArtifact
     let custom: LanguageModelConfiguration
     /// Everything an answer depends on besides the utterance: the model, its weight, the engine's settings.
@@ -73,7 +73,7 @@ final class VariantExamination {
 
     init(
         _ spec: Suite.Variant, in results: RunResults, run: URL, suite: Suite, toolchain: Toolchain,
-        progress: ProgressLine, journal: (done: [String: Diagnose.JournalEntry], file: Journal)
+        progress: ProgressLine, journal: (done: [String: Diagnoser.JournalEntry], file: Journal)
     ) throws {
         self.spec = spec
         self.results = results
@@ -116,14 +116,14 @@ final class VariantExamination {
 
     /// The journaled answer under `key`, or `compute`'s, journaled; nil (and a failure named) when it throws.
     private func answer(
-        _ key: String, _ name: String, seconds: inout Double, _ compute: () throws -> Diagnose.JournalEntry
-    ) throws -> Diagnose.JournalEntry? {
+        _ key: String, _ name: String, seconds: inout Double, _ compute: () throws -> Diagnoser.JournalEntry
+    ) throws -> Diagnoser.JournalEntry? {
         if let done = journal.done[key] {
             seconds += done.seconds
             return done
         }
         var clock = Stopwatch()
-        var entry: Diagnose.JournalEntry
+        var entry: Diagnoser.JournalEntry
         do {
             entry = try compute()
         } catch {
@@ -152,7 +152,7 @@ final class VariantExamination {
                     Diagnostician.Utterance(
                         samples: clip.samples, reference: item.record.alignment.compactMap(\.reference),
                         errors: item.errors, hypothesis: item.record.hypothesis, lattice: lattice(of: item.record)))
-                return Diagnose.JournalEntry(
+                return Diagnoser.JournalEntry(
                     key: itemKey, seconds: 0, diagnoses: diagnoses, fromLattice: examiner.latticesRead > read)
             }
             guard let entry else { continue }
@@ -205,7 +205,7 @@ final class VariantExamination {
                         try loader.load(item.url).samples, lattice: nil, weights: [weight] + weights)
                 }
                 let rescored = Dictionary(uniqueKeysWithValues: found.map { ("\($0.key)", $0.value) })
-                return Diagnose.JournalEntry(key: itemKey, seconds: 0, rescored: rescored)
+                return Diagnoser.JournalEntry(key: itemKey, seconds: 0, rescored: rescored)
             }
             guard let rescored = entry?.rescored, let ownWords = rescored["\(weight)"] else { continue }
             let reference = item.record.alignment.compactMap(\.reference)

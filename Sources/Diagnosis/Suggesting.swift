@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModel
+import PocketSphinx
 import Recognition
 import Results
 import Runner
@@ -190,7 +191,7 @@ extension VariantExamination {
                 raise[word] = nil
             }
         }
-        let languageWeight = suite.decoder.languageWeight ?? 6.5
+        let languageWeight = suite.decoder.effectiveLanguageWeight
         // Raises before lowers, each in word order; a phrase that holds two terms takes the larger change (a
         // raise wins over a lower).
         let ordered =
@@ -201,7 +202,7 @@ extension VariantExamination {
                 []
         func offer(_ kind: CountSuggestion.Kind, _ text: String, _ from: Int, word: String, fixing: Double) {
             guard
-                let factor = CountSuggestion.factor(
+                let factor = CountTargeting.factor(
                     weight: spec.weight, fixing: fixing, languageWeight: languageWeight),
                 factor != 1
             else { return }
@@ -230,7 +231,7 @@ extension VariantExamination {
         guard 2 * targets.reduce(0, { $0 + $1.from }) <= data.totalSamples else { return [] }
         // All sized at once, so that raising some phrases does not undo itself through the total.
         guard
-            let counts = CountSuggestion.counts(
+            let counts = CountTargeting.counts(
                 targets.map { ($0.from, $0.factor) }, total: data.totalSamples)
         else { return [] }
         let suggested = zip(targets, counts).filter { $0.0.from != $0.1 }.map { target, to in

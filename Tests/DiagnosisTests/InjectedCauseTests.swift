@@ -5,6 +5,7 @@ import LanguageModel
 import Recognition
 import Results
 import Runner
+import RunnerTestSupport
 import Scoring
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
 /// causes. (A weight near 0 causes no error on these clean recordings: words only the customization knows are
 /// then scored through the base model's unknown-word probability, which the audio overcomes.)
 @Suite("gambit diagnose names the cause injected", .serialized)
-struct DiagnosisTests {
+struct InjectedCauseTests {
     static let boosted: Set<String> = ["albin", "winawer"]
     static let texts = ["play the albin counter gambit", "play the winawer variation"]
     static let voices = ["kal16", "rms", "slt", "awb", "kal"]

@@ -5,11 +5,11 @@ import Runner
 
 /// A small real suite made on the fly: chess commands spoken by two flite voices, the real "cards"
 /// recordings and two short LibriVox ones as anti-context speech, and the seed's chess data as the variant.
-struct MiniSuite {
-    let folder: URL
-    let suiteFile: URL
+public struct MiniSuite {
+    public let folder: URL
+    public let suiteFile: URL
 
-    static let chessTexts = [
+    public static let chessTexts = [
         "play the albin counter gambit", "play the winawer variation", "knight to queen bishop three",
         "play the queen's gambit",
     ]
@@ -22,7 +22,7 @@ struct MiniSuite {
     ///   - extra: More suite YAML, appended at the end (e.g. a `recognizers:` list).
     ///   - biasingLists: Give every chess line (the broken one too) the biasing list albin, winawer, gambit,
     ///     najdorf as its `boosted`.
-    init(
+    public init(
         weight: Double = 0.5, backgroundMass: Double? = nil, mix: String? = nil, badAudio: Bool = false,
         oracle: Bool = false, modes: [String]? = nil, extra: String = "", biasingLists: Bool = false
     ) throws {
@@ -95,9 +95,9 @@ struct MiniSuite {
     }
 
     /// The `gambit` executable built beside this test bundle.
-    static var executable: URL { TestSupport.gambitExecutable }
+    public static var executable: URL { TestSupport.gambitExecutable }
 
-    func run(
+    public func run(
         output: String = "out", workers: Int = 2, shard: Shard? = nil, fresh: Bool = false,
         crashOnce: Set<String> = [], failJournalAfterLines: Int? = nil
     ) throws -> RunResults {
@@ -115,7 +115,7 @@ struct MiniSuite {
 extension MiniSuite {
     /// What ``run(output:workers:shard:fresh:crashOnce:failJournalAfterLines:)`` would decode, and what its
     /// journal holds.
-    func plan(output: String = "out") throws -> (plan: RunPlan, journaled: Set<String>) {
+    public func plan(output: String = "out") throws -> (plan: RunPlan, journaled: Set<String>) {
         try Runner(
             suite: try Suite.load(suiteFile),
             options: RunOptions(output: folder.appendingPathComponent(output), workerExecutable: Self.executable),
@@ -125,12 +125,12 @@ extension MiniSuite {
 }
 
 /// What must not depend on how a run was executed: every hypothesis, count and rate (timings excluded).
-struct AccuracyView: Equatable {
-    var utterances: [String: [String]]
-    var rates: [String: [Double]]
-    var comparisons: [String: [Double]]
+public struct AccuracyView: Equatable {
+    public var utterances: [String: [String]]
+    public var rates: [String: [Double]]
+    public var comparisons: [String: [Double]]
 
-    init(_ results: RunResults) {
+    public init(_ results: RunResults) {
         var utterances: [String: [String]] = [:]
         var rates: [String: [Double]] = [:]
         for system in results.systems {

@@ -49,33 +49,8 @@ public struct AudioLoader: Sendable {
     ///   cancel out in the mix.
     public func load(_ url: URL, raw: RawAudioFormat? = nil) throws(AudioError) -> AudioClip {
         let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .missing(path: path)
-        }
-        guard !isDirectory.boolValue else { throw .isFolder(path: path) }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        if size == 0 { throw .empty(path: path) }
-
-        var info = SF_INFO()
-        if let raw {
-            if let header = Self.readableHeader(path) { throw .headerNotRaw(path: path, header: header) }
-            info.samplerate = Int32(raw.sampleRate)
-            info.channels = Int32(raw.channels)
-            info.format = Int32(SF_FORMAT_RAW) | Self.sndfileSubtype(raw.encoding)
-            guard sf_format_check(&info) != 0 else {
-                throw .invalidRawFormat(path: path, detail: "libsndfile rejects \(raw)")
-            }
-        }
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
-            let code = Int(sf_error(nil))
-            let message = String(cString: sf_strerror(nil))
-            if code == Int(SF_ERR_UNSUPPORTED_ENCODING) || Self.soundContainer(path) != nil {
-                // The container is one libsndfile knows, so what it cannot decode is the content.
-                throw .unsupportedEncoding(path: path, detail: message)
-            }
-            throw .notAudio(path: path, detail: message)
-        }
+        let size = try Self.nonEmptyFileSize(path)
+        let (file, info) = try Self.openSoundFile(path, raw: raw)
         defer { sf_close(file) }
 
         let channels = Int(info.channels)
@@ -90,42 +65,11 @@ public struct AudioLoader: Sendable {
         // other encoding goes through floats, which libsndfile normalises to [-1, 1].
         let subtype = info.format & Int32(SF_FORMAT_SUBMASK)
         if channels == 1 && rate == targetSampleRate && subtype == Int32(SF_FORMAT_PCM_16) {
-            var samples = [Int16](repeating: 0, count: Int(info.frames))
-            let read = samples.withUnsafeMutableBufferPointer { sf_readf_short(file, $0.baseAddress, info.frames) }
-            guard read > 0 else { throw .readFailed(path: path, detail: String(cString: sf_strerror(file))) }
-            if read < info.frames { samples.removeSubrange(Int(read)...) }
+            let samples = try Self.readShorts(file, frameCount: info.frames, path: path)
             return AudioClip(samples: samples, sampleRate: rate, sourceSampleRate: rate, sourceChannels: 1)
         }
 
-        var interleaved = [Float](repeating: 0, count: Int(info.frames) * channels)
-        let read = interleaved.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, info.frames) }
-        guard read > 0 else { throw .readFailed(path: path, detail: String(cString: sf_strerror(file))) }
-        let frames = Int(read)
-        if let bad = interleaved[0..<frames * channels].firstIndex(where: { !$0.isFinite }) {
-            throw .readFailed(
-                path: path, detail: "sample \(bad / channels) is \(interleaved[bad]), not a number in [-1, 1]")
-        }
-        var mono = [Float](repeating: 0, count: frames)
-        if channels == 1 {
-            mono = Array(interleaved[0..<frames])
-        } else {
-            let scale = 1 / Float(channels)
-            var channelEnergy = 0.0
-            var mixEnergy = 0.0
-            for frame in 0..<frames {
-                var sum: Float = 0
-                for channel in 0..<channels {
-                    let value = interleaved[frame * channels + channel]
-                    sum += value
-                    channelEnergy += Double(value * value)
-                }
-                mono[frame] = sum * scale
-                mixEnergy += Double(mono[frame] * mono[frame])
-            }
-            if let detail = Self.cancellation(mix: mixEnergy, channels: channelEnergy / Double(channels)) {
-                throw .channelsCancel(path: path, detail: detail)
-            }
-        }
+        let mono = try Self.readMono(file, frameCount: info.frames, channels: channels, path: path)
         let resampled = try resample(mono, from: rate, path: path)
         let samples = resampled.map { value -> Int16 in
             let scaled = (value * 32_768).rounded()
@@ -133,6 +77,100 @@ public struct AudioLoader: Sendable {
         }
         return AudioClip(
             samples: samples, sampleRate: targetSampleRate, sourceSampleRate: rate, sourceChannels: channels)
+    }
+
+    /// The size in bytes of the file at `path`, which must exist, be a file and not be empty; checked first so
+    /// that the error names what is wrong rather than libsndfile's reading of it.
+    private static func nonEmptyFileSize(_ path: String) throws(AudioError) -> Int {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .missing(path: path)
+        }
+        guard !isDirectory.boolValue else { throw .isFolder(path: path) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        if size == 0 { throw .empty(path: path) }
+        return size
+    }
+
+    /// Opens the file with libsndfile, by its header or by the `raw` layout, and returns it with what libsndfile
+    /// read of its format. A raw layout is refused for a file with a readable header; a file libsndfile cannot
+    /// open is an unsupported encoding when its container is a known one and not audio otherwise.
+    private static func openSoundFile(
+        _ path: String, raw: RawAudioFormat?
+    ) throws(AudioError) -> (OpaquePointer, SF_INFO) {
+        var info = SF_INFO()
+        if let raw {
+            if let header = readableHeader(path) { throw .headerNotRaw(path: path, header: header) }
+            info.samplerate = Int32(raw.sampleRate)
+            info.channels = Int32(raw.channels)
+            info.format = Int32(SF_FORMAT_RAW) | sndfileSubtype(raw.encoding)
+            guard sf_format_check(&info) != 0 else {
+                throw .invalidRawFormat(path: path, detail: "libsndfile rejects \(raw)")
+            }
+        }
+        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+            let code = Int(sf_error(nil))
+            let message = String(cString: sf_strerror(nil))
+            if code == Int(SF_ERR_UNSUPPORTED_ENCODING) || soundContainer(path) != nil {
+                // The container is one libsndfile knows, so what it cannot decode is the content.
+                throw .unsupportedEncoding(path: path, detail: message)
+            }
+            throw .notAudio(path: path, detail: message)
+        }
+        return (file, info)
+    }
+
+    /// Reads a mono 16-bit PCM file's frames as they are, bit for bit; a short read keeps the frames there are.
+    private static func readShorts(
+        _ file: OpaquePointer, frameCount: sf_count_t, path: String
+    ) throws(AudioError) -> [Int16] {
+        var samples = [Int16](repeating: 0, count: Int(frameCount))
+        let read = samples.withUnsafeMutableBufferPointer { sf_readf_short(file, $0.baseAddress, frameCount) }
+        guard read > 0 else { throw .readFailed(path: path, detail: String(cString: sf_strerror(file))) }
+        if read < frameCount { samples.removeSubrange(Int(read)...) }
+        return samples
+    }
+
+    /// Reads the file's frames as floats in [-1, 1] and mixes its channels down to mono. Throws for a sample
+    /// that is not a finite number and for channels that cancel out in the mix.
+    private static func readMono(
+        _ file: OpaquePointer, frameCount: sf_count_t, channels: Int, path: String
+    ) throws(AudioError) -> [Float] {
+        var interleaved = [Float](repeating: 0, count: Int(frameCount) * channels)
+        let read = interleaved.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, frameCount) }
+        guard read > 0 else { throw .readFailed(path: path, detail: String(cString: sf_strerror(file))) }
+        let frames = Int(read)
+        if let bad = interleaved[0..<frames * channels].firstIndex(where: { !$0.isFinite }) {
+            throw .readFailed(
+                path: path, detail: "sample \(bad / channels) is \(interleaved[bad]), not a number in [-1, 1]")
+        }
+        if channels == 1 { return Array(interleaved[0..<frames]) }
+        return try mixDown(interleaved, frames: frames, channels: channels, path: path)
+    }
+
+    /// The mean of each frame's channels, after checking that the channels do not cancel out: a mix far below
+    /// the channels' energy is no recording of them (see ``cancellingLoss``).
+    private static func mixDown(
+        _ interleaved: [Float], frames: Int, channels: Int, path: String
+    ) throws(AudioError) -> [Float] {
+        var mono = [Float](repeating: 0, count: frames)
+        let scale = 1 / Float(channels)
+        var channelEnergy = 0.0
+        var mixEnergy = 0.0
+        for frame in 0..<frames {
+            var sum: Float = 0
+            for channel in 0..<channels {
+                let value = interleaved[frame * channels + channel]
+                sum += value
+                channelEnergy += Double(value * value)
+            }
+            mono[frame] = sum * scale
+            mixEnergy += Double(mono[frame] * mono[frame])
+        }
+        if let detail = cancellation(mix: mixEnergy, channels: channelEnergy / Double(channels)) {
+            throw .channelsCancel(path: path, detail: detail)
+        }
+        return mono
     }
 
     /// Resamples with libsamplerate's best sinc converter.

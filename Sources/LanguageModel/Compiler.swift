@@ -297,6 +297,71 @@ public final class LanguageModelCompiler {
     ) throws(LanguageModelError) -> (artifact: PreparedArtifact, cached: Bool) {
         var timings = PreparedModel.Timings()
         var clock = Stopwatch()
+        let options = try Self.checked(options)
+        let exported = try validatedExport(of: data, options: options)
+        let inputFingerprint = Self.inputFingerprint(exported: exported, options: options, base: base)
+        if !ignoreCache, let cached = try? PreparedArtifact(folder: output),
+            cached.manifest.inputFingerprint == inputFingerprint
+        {
+            return (cached, true)
+        }
+        timings.validate = clock.lap()
+
+        let sentences = try Self.weightedSentences(of: data, options: options)
+        let (boostedWords, boostedTerms) = try boosted(data, options: options)
+        let compounds =
+            options.compounds
+            ? Compounds.find(in: sentences, startingWith: Set(boostedWords)) : Compounds(phrases: [])
+        let counts = Self.countNGrams(sentences, compounds: compounds, options: options)
+        timings.count = clock.lap()
+
+        // The custom side on its own (what the set mix decodes with; for the merged mix, the
+        // readable record of what the data says, and the canary's source of phrases).
+        let model = counts.estimateWittenBell(backgroundMass: options.usesSetCustomModel ? options.backgroundMass : 0)
+        timings.estimate = clock.lap()
+
+        // Every word needs a pronunciation before anything is written: a word the recognizer cannot
+        // pronounce can never be recognised, and a run would only show it as a silent miss.
+        let dictionary = try dictionary()
+        let vocabulary = try Self.vocabulary(
+            of: data, model: model, compounds: compounds, dictionary: dictionary, options: options)
+        timings.vocabulary = clock.lap()
+
+        let arpa = output.appendingPathComponent(PreparedModel.arpaName)
+        let binary = output.appendingPathComponent(PreparedModel.binaryName)
+        let vocabularyURL = output.appendingPathComponent(PreparedModel.vocabularyName)
+        try Self.writeCustomModel(model, to: arpa, in: output)
+        timings.writeARPA = clock.lap()
+
+        let merge = try compileBinary(
+            model: model, counts: counts, arpa: arpa, binary: binary, output: output, options: options,
+            timings: &timings, clock: &clock)
+
+        try atomicWrite(Data(vocabulary.dictionaryText(base: dictionary).utf8), to: vocabularyURL)
+        timings.vocabulary += clock.lap()
+
+        let templates = Self.templateSlots(of: data)
+        let manifest = PreparedModel(
+            compilerVersion: PreparedModel.compilerVersion, identifier: data.identifier, version: data.version,
+            locale: data.localeIdentifier, isPrivate: data.isPrivate, inputFingerprint: inputFingerprint,
+            fingerprint: try PreparedArtifact.fingerprint(languageModel: binary, vocabulary: vocabularyURL),
+            acousticModelFingerprint: base.acousticModelFingerprint, order: options.order,
+            ngramCounts: merge.statistics?.counts ?? model.counts, samples: data.totalSamples,
+            sampleBudget: options.limits.sampleBudget,
+            sentences: sentences.sentenceCount, vocabulary: vocabulary, timings: timings, boostedWords: boostedWords,
+            boostedTerms: boostedTerms, templates: templates,
+            compounds: compounds.phrases.map { $0.joined(separator: " ") }, mix: options.mix,
+            merge: options.mix == .merged ? options.mergeOptions : nil,
+            boundaryShare: options.phraseFraming == .fragments ? options.boundaryShare : nil,
+            mergeStatistics: merge.statistics,
+            baseModelFingerprint: merge.baseFingerprint)
+        try Self.writeManifest(manifest, in: output)
+        return (try PreparedArtifact(folder: output), false)
+    }
+
+    /// The options checked against their ranges and then normalized; the merged mix also refuses an order
+    /// above 3, since it builds a trigram model like the base model.
+    private static func checked(_ options: PrepareOptions) throws(LanguageModelError) -> PrepareOptions {
         do {
             try options.validate()
         } catch {
@@ -307,33 +372,39 @@ public final class LanguageModelCompiler {
             throw .invalidTrainingData(
                 "the merged mix builds a trigram model like the base model; order \(options.order) needs --mix set")
         }
+        return options
+    }
 
-        let exported: Data
+    /// The data's exported bytes, after checking it against the limits and the base model's locale; the bytes
+    /// feed the input fingerprint that names the cache entry.
+    private func validatedExport(
+        of data: CustomLanguageModelData, options: PrepareOptions
+    ) throws(LanguageModelError) -> Data {
         do {
             try data.validate(limits: options.limits, requestedLocale: Locale(identifier: base.locale))
-            exported = try data.exportData()
+            return try data.exportData()
         } catch {
             throw .invalidTrainingData("\(error)")
         }
-        let inputFingerprint = Self.inputFingerprint(exported: exported, options: options, base: base)
-        if !ignoreCache, let cached = try? PreparedArtifact(folder: output),
-            cached.manifest.inputFingerprint == inputFingerprint
-        {
-            return (cached, true)
-        }
-        timings.validate = clock.lap()
+    }
 
-        var counts = NGramCounts(order: options.order)
-        let sentences: WeightedSentences
+    /// The data's sentences with their counts, expanded within the options' limits.
+    private static func weightedSentences(
+        of data: CustomLanguageModelData, options: PrepareOptions
+    ) throws(LanguageModelError) -> WeightedSentences {
         do {
-            sentences = try data.weightedSentences(limits: options.limits)
+            return try data.weightedSentences(limits: options.limits)
         } catch {
             throw .invalidTrainingData("\(error)")
         }
-        let (boostedWords, boostedTerms) = try boosted(data, options: options)
-        let compounds =
-            options.compounds
-            ? Compounds.find(in: sentences, startingWith: Set(boostedWords)) : Compounds(phrases: [])
+    }
+
+    /// The n-gram counts of the sentences. A sentence that contains a compound counts with the compound as
+    /// one token and, for the compound split share of its count, word by word as well.
+    private static func countNGrams(
+        _ sentences: WeightedSentences, compounds: Compounds, options: PrepareOptions
+    ) -> NGramCounts {
+        var counts = NGramCounts(order: options.order)
         let split = min(max(options.compoundSplitShare, 0), 1)
         // Sentences frame every phrase as a whole utterance; fragments leave part of each phrase's
         // count to the words around it, which the base model predicts.
@@ -347,16 +418,15 @@ public final class LanguageModelCompiler {
                 counts.add(sentence.tokens, count: sentence.count * split, boundaryShare: boundary)
             }
         }
-        timings.count = clock.lap()
+        return counts
+    }
 
-        // The custom side on its own (what the set mix decodes with; for the merged mix, the
-        // readable record of what the data says, and the canary's source of phrases).
-        let model = counts.estimateWittenBell(backgroundMass: options.usesSetCustomModel ? options.backgroundMass : 0)
-        timings.estimate = clock.lap()
-
-        // Every word needs a pronunciation before anything is written: a word the recognizer cannot
-        // pronounce can never be recognised, and a run would only show it as a silent miss.
-        let dictionary = try dictionary()
+    /// The pronunciations of the model's words and of the compounds: the data's own, the base dictionary's and
+    /// spelled ones. Throws for the first word of the data left without one.
+    private static func vocabulary(
+        of data: CustomLanguageModelData, model: BackoffModel, compounds: Compounds,
+        dictionary: PronunciationDictionary, options: PrepareOptions
+    ) throws(LanguageModelError) -> Vocabulary {
         var supplied: [String: [[String]]] = [:]
         for pronunciation in data.pronunciations {
             let phones = pronunciation.cmuPhones.filter { !$0.isEmpty }
@@ -371,77 +441,90 @@ public final class LanguageModelCompiler {
             throw .invalidTrainingData(problem.description)
         }
         vocabulary.addCompounds(compounds, dictionary: dictionary)
-        timings.vocabulary = clock.lap()
+        return vocabulary
+    }
 
+    /// Creates the artifact folder and writes the custom model's ARPA text to `arpa`, after removing the old
+    /// manifest so that it never vouches for the files being rewritten.
+    private static func writeCustomModel(
+        _ model: BackoffModel, to arpa: URL, in output: URL
+    ) throws(LanguageModelError) {
         do {
             try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         } catch {
             throw .writeFailed(path: output.path, reason: "\(error)")
         }
-        let arpa = output.appendingPathComponent(PreparedModel.arpaName)
-        let binary = output.appendingPathComponent(PreparedModel.binaryName)
-        let vocabularyURL = output.appendingPathComponent(PreparedModel.vocabularyName)
         // A stale manifest must never vouch for half-written files.
         try? FileManager.default.removeItem(at: output.appendingPathComponent(PreparedModel.manifestName))
         try atomicWrite(Data(model.arpaBytes()), to: arpa)
-        timings.writeARPA = clock.lap()
+    }
 
+    /// Compiles the binary model the decoder loads, through a temporary file renamed onto `binary`: the custom
+    /// model alone for the set mix, the merged model for the merged mix. Returns what the merge recorded (nil
+    /// for the set mix) and adds the compile time to `timings`.
+    private func compileBinary(
+        model: BackoffModel, counts: NGramCounts, arpa: URL, binary: URL, output: URL, options: PrepareOptions,
+        timings: inout PreparedModel.Timings, clock: inout Stopwatch
+    ) throws(LanguageModelError) -> (statistics: MergedModel.Statistics?, baseFingerprint: String?) {
         let temporaryBinary = output.appendingPathComponent(".\(PreparedModel.binaryName).partial")
-        var mergeStatistics: MergedModel.Statistics?
-        var baseFingerprint: String?
+        var merge: (statistics: MergedModel.Statistics?, baseFingerprint: String?) = (nil, nil)
         defer { try? FileManager.default.removeItem(at: temporaryBinary) }
         switch options.mix {
         case .set:
             try SphinxLanguageModel(contentsOf: arpa).writeBinary(to: temporaryBinary)
         case .merged:
-            let load = try baseNGrams()
-            timings.readBase = load.seconds
-            baseFingerprint = load.fingerprint
-            _ = clock.lap()
-            let merged =
-                options.interpolation == .weighted
-                ? MergedModel(base: load.ngrams, weighting: model, options: options.mergeOptions)
-                : MergedModel(base: load.ngrams, custom: counts, options: options.mergeOptions)
-            mergeStatistics = merged.statistics
-            timings.merge = clock.lap()
-            try atomicWrite(Data(merged.tables.sphinxBinary()), to: temporaryBinary)
-            timings.compileBinary = clock.lap()
-            let keptARPA = output.appendingPathComponent(PreparedModel.mergedARPAName)
-            if options.keepMergedARPA {
-                let partial = output.appendingPathComponent(".\(PreparedModel.mergedARPAName).partial")
-                defer { try? FileManager.default.removeItem(at: partial) }
-                do {
-                    try merged.tables.writeARPA(to: partial)
-                } catch {
-                    throw LanguageModelError.writeFailed(path: keptARPA.path, reason: "\(error)")
-                }
-                try replace(keptARPA, with: partial)
-                timings.writeARPA += clock.lap()
-            } else {
-                try? FileManager.default.removeItem(at: keptARPA)
-            }
+            merge = try compileMerged(
+                model: model, counts: counts, to: temporaryBinary, output: output, options: options,
+                timings: &timings, clock: &clock)
         }
         try replace(binary, with: temporaryBinary)
         timings.compileBinary += clock.lap()
+        return merge
+    }
 
-        try atomicWrite(Data(vocabulary.dictionaryText(base: dictionary).utf8), to: vocabularyURL)
-        timings.vocabulary += clock.lap()
+    /// Merges the base model with the custom side and writes the merged binary to `temporaryBinary`; keeps the
+    /// merged ARPA text when the options ask for it and removes a stale one otherwise.
+    private func compileMerged(
+        model: BackoffModel, counts: NGramCounts, to temporaryBinary: URL, output: URL, options: PrepareOptions,
+        timings: inout PreparedModel.Timings, clock: inout Stopwatch
+    ) throws(LanguageModelError) -> (statistics: MergedModel.Statistics?, baseFingerprint: String?) {
+        let load = try baseNGrams()
+        timings.readBase = load.seconds
+        _ = clock.lap()
+        let merged =
+            options.interpolation == .weighted
+            ? MergedModel(base: load.ngrams, weighting: model, options: options.mergeOptions)
+            : MergedModel(base: load.ngrams, custom: counts, options: options.mergeOptions)
+        timings.merge = clock.lap()
+        try atomicWrite(Data(merged.tables.sphinxBinary()), to: temporaryBinary)
+        timings.compileBinary = clock.lap()
+        let keptARPA = output.appendingPathComponent(PreparedModel.mergedARPAName)
+        if options.keepMergedARPA {
+            try Self.writeMergedARPA(merged.tables, to: keptARPA, in: output)
+            timings.writeARPA += clock.lap()
+        } else {
+            try? FileManager.default.removeItem(at: keptARPA)
+        }
+        return (merged.statistics, load.fingerprint)
+    }
 
-        let templates = Self.templateSlots(of: data)
-        let manifest = PreparedModel(
-            compilerVersion: PreparedModel.compilerVersion, identifier: data.identifier, version: data.version,
-            locale: data.localeIdentifier, isPrivate: data.isPrivate, inputFingerprint: inputFingerprint,
-            fingerprint: try PreparedArtifact.fingerprint(languageModel: binary, vocabulary: vocabularyURL),
-            acousticModelFingerprint: base.acousticModelFingerprint, order: options.order,
-            ngramCounts: mergeStatistics?.counts ?? model.counts, samples: data.totalSamples,
-            sampleBudget: options.limits.sampleBudget,
-            sentences: sentences.sentenceCount, vocabulary: vocabulary, timings: timings, boostedWords: boostedWords,
-            boostedTerms: boostedTerms, templates: templates,
-            compounds: compounds.phrases.map { $0.joined(separator: " ") }, mix: options.mix,
-            merge: options.mix == .merged ? options.mergeOptions : nil,
-            boundaryShare: options.phraseFraming == .fragments ? options.boundaryShare : nil,
-            mergeStatistics: mergeStatistics,
-            baseModelFingerprint: baseFingerprint)
+    /// Writes the merged model's ARPA text to `keptARPA` through a partial file and a rename, so that a reader
+    /// never sees half of it.
+    private static func writeMergedARPA(
+        _ tables: TrigramTables, to keptARPA: URL, in output: URL
+    ) throws(LanguageModelError) {
+        let partial = output.appendingPathComponent(".\(PreparedModel.mergedARPAName).partial")
+        defer { try? FileManager.default.removeItem(at: partial) }
+        do {
+            try tables.writeARPA(to: partial)
+        } catch {
+            throw LanguageModelError.writeFailed(path: keptARPA.path, reason: "\(error)")
+        }
+        try replace(keptARPA, with: partial)
+    }
+
+    /// Writes the manifest as sorted, pretty-printed JSON, last of all, so that it vouches only for complete files.
+    private static func writeManifest(_ manifest: PreparedModel, in output: URL) throws(LanguageModelError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
@@ -452,7 +535,6 @@ public final class LanguageModelCompiler {
         } catch {
             throw .writeFailed(path: output.path, reason: "\(error)")
         }
-        return (try PreparedArtifact(folder: output), false)
     }
 
     /// Each template's tokens and the values of the classes of its group, as a prepared model's manifest

@@ -98,6 +98,14 @@ extension BackoffModel {
     /// Tolerates text before `\data\`, blank lines, spaces or tabs as separators, CRLF line ends and a
     /// missing `\end\`. An n-gram whose prefix is not listed gets a placeholder entry so that lookups
     /// still work (SRILM never writes such files, pruning tools sometimes do).
+    ///
+    /// Algorithm: a state machine over trimmed lines. Lines before `\data\` are skipped (a section header there is
+    /// an error); inside it each line must be `ngram k=COUNT` for the next k; `\n-grams:` (n declared) starts
+    /// section n; `\end\` ends reading. In section n a line is `logprob w1 … wn [backoff]`. A unigram takes the next
+    /// word id (or keeps its own) and its row in the first table. A longer n-gram walks its prefix chain order by
+    /// order through `key(parent:word:)`, adding a row with log probability NaN for a prefix not yet listed, stores
+    /// its values in the order-n row and marks its (n−1)-word prefix as a history; a row with a backoff field is one
+    /// too. Finally each section's line count must equal its declared count.
     /// - Throws: ``ARPAError`` for a missing header, a malformed line, a word that is not a unigram,
     ///   or section sizes that do not match the header.
     public init(arpaText: String) throws {

@@ -101,6 +101,15 @@ public struct MergedModel: Sendable {
 
 extension MergedModel {
     /// Merges `custom` (fractional counts, order ≤ 3) into `base`.
+    ///
+    /// Algorithm: the vocabulary is the base's words, then the custom words it lacks. Unigrams mix with λ = π₀:
+    /// P(w) = π₀ · P̃c(w) + (1 − π₀) · P_base(w). Bigrams, history u by u: an untouched u copies the base's bigrams; a
+    /// touched u takes the union of both sides' words after it, P(w | u) = λ · P̃c(w | u) + (1 − λ) · P_base(w | u),
+    /// λ = π · pc^s / (π · pc^s + (1 − π) · pb^s) (`lambda`), pc and pb each side's P(u) less P(t u) over listed "t u".
+    /// Trigrams: a listed "u v" takes λ from each side's P(u v) = P(u) · P(v | u), an unlisted one ending in a mixed v
+    /// inherits λ(v), the rest copy the base. Each history's backoff is, over its explicit words E (λ = 0 if unmixed),
+    /// α(h) = (λ · (1 − Σ_E P̃c(w | h)) + (1 − λ) · α_base(h) · (1 − Σ_E P_base(w | h′))) / (1 − Σ_E P_M(w | h′))
+    /// (``ratio(_:_:fallback:)``, h′ = h less its first word). Constant mode: λ = π at every history.
     public init(base: TrigramTables, custom: NGramCounts, options: MergeOptions) {
         let side = CustomSide(counts: custom)
         let constant = options.interpolation == .constant

@@ -105,6 +105,16 @@ extension TrigramTables {
         self = try result.get()
     }
 
+    /// The tables in the file `raw`, each score times `scale` (log10 of the file's log base) to make it log10.
+    ///
+    /// Algorithm: check the header text; read the order (1–3) and each order's declared count. For order ≥ 2 skip the
+    /// 4-byte zero and read the 65,536-float bin tables (order 3: middle probability, middle backoff; then the last
+    /// order's probability). Read `count₁ + 1` unigram records; the sentinel's child index is the bigram count. Place
+    /// the bit-packed arrays by the declared counts (``SphinxTrie/packedSize(entries:bits:)``): order 3's middle
+    /// entries are `wordBits + 32 + nextBits` bits, last-order ones `wordBits + 16`; the middle sentinel gives the
+    /// trigram count. Read the NUL-terminated words, then walk the reversed trie: entries `next[w] ..< next[w + 1]`
+    /// under unigram w are the bigrams "v w", a middle entry's children the trigrams "u v w", scored by their bins. A
+    /// count past its declared one, a range out of order or a bad word id throws; `init(words:…)` builds the tables.
     private static func readTrie(_ raw: UnsafeRawBufferPointer, toLog10 scale: Double) throws(SphinxTrieError)
         -> TrigramTables
     {
@@ -346,6 +356,14 @@ extension TrigramTables {
     /// equal-count bins (see ``Quantizer``). Unigrams are stored exactly. A trigram "u v w" needs the bigram
     /// "v w" in this format; when the model lacks it, one is added with its backed-off probability,
     /// which leaves every score unchanged.
+    ///
+    /// Algorithm: reverse the bigrams into keys (w, v), one per stored "v w", plus for order 3 one per missing suffix
+    /// "v w" of a trigram "u v w", scored log10 α(v) + log10 P(w), backoff 0; sort keys by (w, v). Hang each trigram
+    /// under its suffix's key, ordered by u; a unigram's and a key's first-child index are prefix sums of child counts.
+    /// Multiply every score by 1 / log10(logBase) and quantise each bigram and trigram table with ``Quantizer`` (−99
+    /// keeps a level). Write in the order of ``SphinxTrie``: header, order, counts, a zero and the bin centres, unigram
+    /// records and their sentinel, packed middle entries (v, backoff bin, probability bin, first child) and the end
+    /// index, packed last-order entries (earliest word, probability bin), then the byte count and NUL-ended words.
     /// - Parameter logBase: The log base of the decoder that will read it (`-logbase`, 1.0001).
     public func sphinxBinary(logBase: Double = 1.0001) -> [UInt8] {
         let scale = 1 / log10(logBase)

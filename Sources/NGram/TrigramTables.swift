@@ -189,6 +189,16 @@ extension TrigramTables {
         self = try bytes.withUnsafeBufferPointer { buffer in try Self.parse(buffer) }
     }
 
+    /// Parses ARPA bytes followed by one NUL byte, which stops `strtod` at the end of the last number.
+    ///
+    /// Algorithm: one pass over lines (LF ends a line; spaces, tabs and CR separate tokens; blank lines are skipped). A
+    /// first token starting with `\` switches section: `\data\` to the header, `\n-grams:` to order n (1–3, declared),
+    /// `\end\` to skipping lines; any other marker throws. The header's `ngram k=COUNT` lines come for k = 1, 2, ….
+    /// A unigram takes the next word id (a repeat throws); a bigram is kept as the key u << 32 | v, a trigram as its
+    /// history key and w, each with its numbers (no backoff field: 0). After the counts are checked against the header,
+    /// bigrams are sorted by key unless already in order (a repeat throws), `bigramStart` = prefix sums of counts per
+    /// u; each trigram's history entry is found by binary search (absent: throws), trigrams are sorted by (entry, w)
+    /// unless already in order, and `trigramStart` = prefix sums of counts per entry.
     private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws -> TrigramTables {
         let base = buffer.baseAddress!
         let end = buffer.count - 1

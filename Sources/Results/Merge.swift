@@ -25,44 +25,8 @@ extension RunResults {
             ($0.shardsCovered?.indices.first ?? -1) < ($1.shardsCovered?.indices.first ?? -1)
         }
         let first = ordered[0]
-        func same<T: Equatable>(_ what: String, _ value: (RunResults) -> T, show: (T) -> String) throws {
-            for shard in ordered.dropFirst() where value(shard) != value(first) {
-                throw ResultsError.mergeMismatch(
-                    what: what, detail: "\(show(value(first))) vs \(show(value(shard)))")
-            }
-        }
-        try same("suite content hash", { $0.run.suite.contentHash }, show: { $0 })
-        try same("gambit version", { $0.run.gambitVersion }, show: { $0 })
-        try same(
-            "engine", { $0.run.engine }, show: { "\($0.name) \($0.version), model \($0.acousticModelFingerprint)" })
-        try same(
-            "settings", { $0.run.settings }, show: { "\($0.workers) workers, \($0.alignmentMode), \($0.normalization)" }
-        )
-        try same("variants", { $0.variants.map(\.withoutTimings) }, show: { $0.map(\.name).joined(separator: ", ") })
-        var seenIndices = Set<Int>()
-        let shardCount = first.shardsCovered?.count ?? 1
-        for shard in ordered {
-            guard let covered = shard.shardsCovered else { continue }
-            if covered.count != shardCount {
-                throw ResultsError.mergeMismatch(what: "shard count", detail: "\(shardCount) vs \(covered.count)")
-            }
-            for index in covered.indices where !seenIndices.insert(index).inserted {
-                throw ResultsError.mergeMismatch(what: "shard index", detail: "shard \(index) given twice")
-            }
-        }
-        var partial: PartialRun?
-        if first.shardsCovered != nil {
-            let missing = (0..<shardCount).filter { !seenIndices.contains($0) }
-            if !missing.isEmpty {
-                let present = seenIndices.sorted()
-                guard allowPartial else {
-                    throw MissingShardsError(
-                        suite: first.run.suite.name, createdAt: ordered.map(\.run.createdAt).min() ?? "",
-                        shardCount: shardCount, present: present, missing: missing)
-                }
-                partial = PartialRun(shardCount: shardCount, present: present, missing: missing)
-            }
-        }
+        try requireSameRun(ordered)
+        let partial = try missingShards(of: ordered, allowPartial: allowPartial)
         let sweeps = ordered.compactMap(\.sweep)
         if let sweep = sweeps.first, sweeps.contains(where: { $0 != sweep }) {
             throw ResultsError.mergeMismatch(what: "sweep", detail: "shards carry different sweeps")
@@ -77,29 +41,90 @@ extension RunResults {
         // Each shard's time is its own (they may have run on different machines at once).
         merged.timings = nil
         merged.run.externalRecognizers = mergeExternal(ordered.map { $0.run.externalRecognizers ?? [] })
+        merged.corpora = try mergeCorpora(ordered.flatMap(\.corpora))
+        let systems = try poolSystems(ordered.flatMap(\.systems))
+        merged.systems = inReportOrder(
+            systems, corpusOrder: merged.corpora.map(\.name), variantOrder: merged.variants.map(\.name))
+        merged.checks = mergeChecks(ordered.flatMap(\.checks))
+        return merged.recomputingAggregates()
+    }
 
-        // Corpora, in order of first appearance.
-        merged.corpora = []
-        for corpus in ordered.flatMap(\.corpora) {
-            if let index = merged.corpora.firstIndex(where: { $0.name == corpus.name }) {
-                let existing = merged.corpora[index]
+    /// Throws unless every shard comes from the same run as the first: the same suite content, gambit version,
+    /// engine, settings and variants (timings aside), since results of different runs cannot be pooled.
+    private static func requireSameRun(_ ordered: [RunResults]) throws {
+        let first = ordered[0]
+        func same<T: Equatable>(_ what: String, _ value: (RunResults) -> T, show: (T) -> String) throws {
+            for shard in ordered.dropFirst() where value(shard) != value(first) {
+                throw ResultsError.mergeMismatch(
+                    what: what, detail: "\(show(value(first))) vs \(show(value(shard)))")
+            }
+        }
+        try same("suite content hash", { $0.run.suite.contentHash }, show: { $0 })
+        try same("gambit version", { $0.run.gambitVersion }, show: { $0 })
+        try same(
+            "engine", { $0.run.engine }, show: { "\($0.name) \($0.version), model \($0.acousticModelFingerprint)" })
+        try same(
+            "settings", { $0.run.settings }, show: { "\($0.workers) workers, \($0.alignmentMode), \($0.normalization)" }
+        )
+        try same("variants", { $0.variants.map(\.withoutTimings) }, show: { $0.map(\.name).joined(separator: ", ") })
+    }
+
+    /// The shards of the run that none of `ordered` covers, as the merged results' ``RunInfo/partial``: nil when
+    /// all are there or the results are unsharded. Throws for a shard given twice or split differently, and for
+    /// missing shards unless `allowPartial`.
+    private static func missingShards(of ordered: [RunResults], allowPartial: Bool) throws -> PartialRun? {
+        let first = ordered[0]
+        var seenIndices = Set<Int>()
+        let shardCount = first.shardsCovered?.count ?? 1
+        for shard in ordered {
+            guard let covered = shard.shardsCovered else { continue }
+            if covered.count != shardCount {
+                throw ResultsError.mergeMismatch(what: "shard count", detail: "\(shardCount) vs \(covered.count)")
+            }
+            for index in covered.indices where !seenIndices.insert(index).inserted {
+                throw ResultsError.mergeMismatch(what: "shard index", detail: "shard \(index) given twice")
+            }
+        }
+        guard first.shardsCovered != nil else { return nil }
+        let missing = (0..<shardCount).filter { !seenIndices.contains($0) }
+        guard !missing.isEmpty else { return nil }
+        let present = seenIndices.sorted()
+        guard allowPartial else {
+            throw MissingShardsError(
+                suite: first.run.suite.name, createdAt: ordered.map(\.run.createdAt).min() ?? "",
+                shardCount: shardCount, present: present, missing: missing)
+        }
+        return PartialRun(shardCount: shardCount, present: present, missing: missing)
+    }
+
+    /// The shards' corpora in order of first appearance, each once, with utterance counts and audio seconds
+    /// summed. Throws when two shards give one corpus different roles or splits.
+    private static func mergeCorpora(_ all: [CorpusInfo]) throws -> [CorpusInfo] {
+        var corpora: [CorpusInfo] = []
+        for corpus in all {
+            if let index = corpora.firstIndex(where: { $0.name == corpus.name }) {
+                let existing = corpora[index]
                 guard existing.role == corpus.role, existing.split == corpus.split else {
                     throw ResultsError.mergeMismatch(
                         what: "corpus \(corpus.name)",
                         detail: "\(existing.role.rawValue)/\(existing.split) vs \(corpus.role.rawValue)/\(corpus.split)"
                     )
                 }
-                merged.corpora[index].utteranceCount += corpus.utteranceCount
-                merged.corpora[index].audioSeconds += corpus.audioSeconds
+                corpora[index].utteranceCount += corpus.utteranceCount
+                corpora[index].audioSeconds += corpus.audioSeconds
             } else {
-                merged.corpora.append(corpus)
+                corpora.append(corpus)
             }
         }
+        return corpora
+    }
 
-        // Systems: pool records, refusing overlaps.
+    /// The shards' systems pooled by key, in order of first appearance: records appended, load and decode
+    /// seconds summed, peak memory the maximum. Throws when two shards hold the same utterance of a system.
+    private static func poolSystems(_ all: [SystemResults]) throws -> [SystemResults] {
         var systems: [SystemResults] = []
         var seen: [String: Set<String>] = [:]
-        for system in ordered.flatMap(\.systems) {
+        for system in all {
             for record in system.utterances where !seen[system.key, default: []].insert(record.id).inserted {
                 throw ResultsError.overlappingShards(system: system.key, utterance: record.id)
             }
@@ -113,8 +138,14 @@ extension RunResults {
                 systems.append(system)
             }
         }
-        let corpusOrder = merged.corpora.map(\.name)
-        let variantOrder = merged.variants.map(\.name)
+        return systems
+    }
+
+    /// The systems in the order one run lists them: by corpus, built-in before external recognizers, by mode and
+    /// by variant; ties keep the pooled order, so that the merge gives the same results as a single run.
+    private static func inReportOrder(
+        _ systems: [SystemResults], corpusOrder: [String], variantOrder: [String]
+    ) -> [SystemResults] {
         func rank(_ s: SystemResults) -> (Int, Int, Int, Int) {
             let mode = SystemMode.allCases.firstIndex(of: s.mode) ?? 0
             return (
@@ -122,25 +153,28 @@ extension RunResults {
                 s.variant.flatMap { variantOrder.firstIndex(of: $0) } ?? -1
             )
         }
-        merged.systems = systems.enumerated().sorted { a, b in
+        return systems.enumerated().sorted { a, b in
             let (ra, rb) = (rank(a.element), rank(b.element))
             return ra != rb ? ra < rb : a.offset < b.offset
         }.map(\.element)
+    }
 
-        // Checks: same name → passed only if passed everywhere.
-        merged.checks = []
-        for check in ordered.flatMap(\.checks) {
-            if let index = merged.checks.firstIndex(where: { $0.name == check.name }) {
-                if (merged.checks[index].passed && !check.passed)
-                    || (merged.checks[index].isSkipped && !check.isSkipped)
+    /// The shards' checks, each name once in order of first appearance. A failed check replaces a passed one and a
+    /// run check a skipped one, so that a check passes only if it passed in every shard.
+    private static func mergeChecks(_ all: [Check]) -> [Check] {
+        var checks: [Check] = []
+        for check in all {
+            if let index = checks.firstIndex(where: { $0.name == check.name }) {
+                if (checks[index].passed && !check.passed)
+                    || (checks[index].isSkipped && !check.isSkipped)
                 {
-                    merged.checks[index] = check
+                    checks[index] = check
                 }
             } else {
-                merged.checks.append(check)
+                checks.append(check)
             }
         }
-        return merged.recomputingAggregates()
+        return checks
     }
 
     /// Each external recognizer's counts summed over the shards (each decoded its own utterances); its

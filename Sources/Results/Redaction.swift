@@ -236,12 +236,12 @@ extension RunResults {
     ///
     /// Masks private variants' boosted words, multi-word terms and template class values, and those words wherever
     /// they occur: references, hypotheses, alignments, word timings, term tables, latency keys, utterance ids,
-    /// audio paths, speakers, conditions, breakdown labels, failure and check messages, in every system (a private name recognized on another
-    /// corpus is masked too). Names are masked the same way wherever they appear: the suite's name and path, the
-    /// names of corpora, variants and recognizers and every training file's path, so that a heading, a table or a
-    /// `trn`/`ctm` file name does not print a private term; distinct names stay distinct (see
-    /// ``PrivateTermMasker/names(_:)``). Numbers are untouched. Without private variants the results come back
-    /// unchanged.
+    /// audio paths, speakers, conditions, breakdown labels, failure and check messages, in every system (a private
+    /// name recognized on another corpus is masked too). Names are masked the same way wherever they appear: the
+    /// suite's name and path, the names of corpora, variants and recognizers and every training file's path, so
+    /// that a heading, a table or a `trn`/`ctm` file name does not print a private term; distinct names stay
+    /// distinct (see ``PrivateTermMasker/names(_:)``). Numbers are untouched. Without private variants the results
+    /// come back unchanged.
     public func redactingPrivateTerms() -> RunResults {
         let masker = PrivateTermMasker(self)
         guard !masker.isEmpty else { return self }
@@ -252,25 +252,10 @@ extension RunResults {
         copy.run.suite.name = masker.fragment(copy.run.suite.name)
         copy.run.suite.path = masker.fragment(copy.run.suite.path)
         copy.run.suite.pathFromOutput = copy.run.suite.pathFromOutput.map(masker.fragment)
-        copy.run.externalRecognizers = copy.run.externalRecognizers?.map { recognizer in
-            var r = recognizer
-            r.name = names.recognizer(r.name)
-            r.command = r.command.map(masker.fragment)
-            r.customizations = r.customizations?.map { customization in
-                var c = customization
-                c.variant = names.variant(c.variant)
-                c.failure = c.failure.map(names.text)
-                return c
-            }
-            return r
+        copy.run.externalRecognizers = copy.run.externalRecognizers?.map {
+            Self.mask($0, masker: masker, names: names)
         }
-        // The workers' time names each external recognizer.
-        for w in copy.timings?.workers.indices ?? 0..<0 {
-            let name = copy.timings!.workers[w].name
-            guard name.hasPrefix(RunTimings.externalPrefix) else { continue }
-            copy.timings!.workers[w].name =
-                RunTimings.externalPrefix + names.recognizer(String(name.dropFirst(RunTimings.externalPrefix.count)))
-        }
+        Self.maskWorkerNames(&copy.timings, names: names)
         for v in copy.variants.indices {
             copy.variants[v].name = names.variant(copy.variants[v].name)
             copy.variants[v].trainingDataFile = masker.fragment(copy.variants[v].trainingDataFile)
@@ -281,87 +266,12 @@ extension RunResults {
             copy.comparisons[c].variant = names.variant(copy.comparisons[c].variant)
             copy.comparisons[c].recognizer = copy.comparisons[c].recognizer.map(names.recognizer)
         }
-        if var sweep = copy.sweep {
-            sweep.variant = names.variant(sweep.variant)
-            sweep.corpus = names.corpus(sweep.corpus)
-            sweep.antiContextCorpus = sweep.antiContextCorpus.map(names.corpus)
-            sweep.points = sweep.points.map { point in
-                var p = point
-                p.antiContextChecks = p.antiContextChecks?.map { check in
-                    var c = check
-                    c.corpus = names.corpus(c.corpus)
-                    return c
-                }
-                return p
-            }
-            if let reason = sweep.recommendation?.reason { sweep.recommendation?.reason = names.text(reason) }
-            copy.sweep = sweep
-        }
+        copy.sweep = copy.sweep.map { Self.mask($0, names: names) }
         for v in copy.variants.indices where copy.variants[v].isPrivate {
-            copy.variants[v].boostedWords = copy.variants[v].boostedWords.map(masker.text)
-            copy.variants[v].multiWordTerms = copy.variants[v].multiWordTerms.map(masker.text)
-            if let templates = copy.variants[v].templates {
-                copy.variants[v].templates = SlotTemplates(
-                    templates: templates.templates.map { $0.map(masker.text) },
-                    classes: templates.classes.mapValues { $0.map(masker.text) })
-            }
+            copy.variants[v] = Self.maskTrainingTerms(of: copy.variants[v], masker: masker)
         }
-        for s in copy.systems.indices {
-            var system = copy.systems[s]
-            system.corpus = names.corpus(system.corpus)
-            system.variant = system.variant.map(names.variant)
-            system.recognizer = system.recognizer.map(names.recognizer)
-            if var terms = system.metrics.terms {
-                for t in terms.terms.indices { terms.terms[t].term = masker.phrase(terms.terms[t].term) }
-                system.metrics.terms = terms
-            }
-            // Breakdown labels are speakers and conditions, masked as the records' are. An interval's seed is
-            // derived from its label, so it is derived again from the masked one: the original would let a
-            // reader test guesses of a private name.
-            let baseSeed = run.settings.bootstrap.seed
-            system.breakdowns = system.breakdowns?.map { breakdown in
-                var b = breakdown
-                for g in b.groups.indices {
-                    let label = masker.fragment(b.groups[g].label)
-                    let seed = Breakdown.seed(base: baseSeed, field: b.field, label: label)
-                    b.groups[g].label = label
-                    b.groups[g].wordErrorRateInterval?.seed = seed
-                    b.groups[g].boostedWordErrorRateInterval?.seed = Breakdown.boostedSeed(seed)
-                }
-                return b
-            }
-            system.utterances = system.utterances.map { record in
-                var r = record
-                r.id = names.utterance(r.id)
-                r.audioPath = masker.fragment(r.audioPath)
-                r.speaker = r.speaker.map(masker.fragment)
-                r.condition = r.condition.map(masker.fragment)
-                r.reference = masker.text(r.reference)
-                r.biasingList = r.biasingList?.map(masker.text)
-                r.hypothesis = masker.text(r.hypothesis)
-                r.failure = r.failure.map(masker.fragment)
-                r.customizationNote = r.customizationNote.map(masker.text)
-                r.alignment = r.alignment.map { pair in
-                    var p = pair
-                    p.reference = p.reference.map(masker.word)
-                    p.hypothesis = p.hypothesis.map(masker.word)
-                    return p
-                }
-                r.words = r.words?.map { timing in
-                    var t = timing
-                    t.word = masker.text(t.word)
-                    return t
-                }
-                if var latency = r.latency {
-                    latency.firstCorrectEmission = Dictionary(
-                        latency.firstCorrectEmission.map { (masker.phrase($0.key), $0.value) },
-                        uniquingKeysWith: min)
-                    r.latency = latency
-                }
-                return r
-            }
-            copy.systems[s] = system
-        }
+        let baseSeed = run.settings.bootstrap.seed
+        copy.systems = copy.systems.map { Self.mask($0, masker: masker, names: names, baseSeed: baseSeed) }
         copy.checks = copy.checks.map { check in
             var c = check
             c.name = names.text(c.name)
@@ -373,5 +283,132 @@ extension RunResults {
         copy.networkDenial.detail = masker.fragment(copy.networkDenial.detail)
         copy.diagnosis = copy.diagnosis.map { Self.mask($0, masker: masker, names: names) }
         return copy
+    }
+
+    /// The external recognizer with its name, command and customizations' variants and failures masked, as the
+    /// rest of the results name them.
+    private static func mask(
+        _ recognizer: ExternalRecognizerInfo, masker: PrivateTermMasker, names: NameMasks
+    ) -> ExternalRecognizerInfo {
+        var r = recognizer
+        r.name = names.recognizer(r.name)
+        r.command = r.command.map(masker.fragment)
+        r.customizations = r.customizations?.map { customization in
+            var c = customization
+            c.variant = names.variant(c.variant)
+            c.failure = c.failure.map(names.text)
+            return c
+        }
+        return r
+    }
+
+    /// Masks the external recognizer's name inside each worker's name in the timings, since the workers' time
+    /// names each external recognizer.
+    private static func maskWorkerNames(_ timings: inout RunTimings?, names: NameMasks) {
+        for w in timings?.workers.indices ?? 0..<0 {
+            let name = timings!.workers[w].name
+            guard name.hasPrefix(RunTimings.externalPrefix) else { continue }
+            timings!.workers[w].name =
+                RunTimings.externalPrefix + names.recognizer(String(name.dropFirst(RunTimings.externalPrefix.count)))
+        }
+    }
+
+    /// The sweep with the names of its variant and corpora masked, and the recommendation's reason, which may
+    /// name them.
+    private static func mask(_ sweep: SweepResults, names: NameMasks) -> SweepResults {
+        var sweep = sweep
+        sweep.variant = names.variant(sweep.variant)
+        sweep.corpus = names.corpus(sweep.corpus)
+        sweep.antiContextCorpus = sweep.antiContextCorpus.map(names.corpus)
+        sweep.points = sweep.points.map { point in
+            var p = point
+            p.antiContextChecks = p.antiContextChecks?.map { check in
+                var c = check
+                c.corpus = names.corpus(c.corpus)
+                return c
+            }
+            return p
+        }
+        if let reason = sweep.recommendation?.reason { sweep.recommendation?.reason = names.text(reason) }
+        return sweep
+    }
+
+    /// The private variant with its boosted words, multi-word terms and templates masked: they are the private
+    /// training data itself.
+    private static func maskTrainingTerms(of variant: VariantInfo, masker: PrivateTermMasker) -> VariantInfo {
+        var variant = variant
+        variant.boostedWords = variant.boostedWords.map(masker.text)
+        variant.multiWordTerms = variant.multiWordTerms.map(masker.text)
+        if let templates = variant.templates {
+            variant.templates = SlotTemplates(
+                templates: templates.templates.map { $0.map(masker.text) },
+                classes: templates.classes.mapValues { $0.map(masker.text) })
+        }
+        return variant
+    }
+
+    /// The system with its names, term table, breakdown labels and every record masked.
+    private static func mask(
+        _ system: SystemResults, masker: PrivateTermMasker, names: NameMasks, baseSeed: UInt64
+    ) -> SystemResults {
+        var system = system
+        system.corpus = names.corpus(system.corpus)
+        system.variant = system.variant.map(names.variant)
+        system.recognizer = system.recognizer.map(names.recognizer)
+        if var terms = system.metrics.terms {
+            for t in terms.terms.indices { terms.terms[t].term = masker.phrase(terms.terms[t].term) }
+            system.metrics.terms = terms
+        }
+        // Breakdown labels are speakers and conditions, masked as the records' are. An interval's seed is
+        // derived from its label, so it is derived again from the masked one: the original would let a
+        // reader test guesses of a private name.
+        system.breakdowns = system.breakdowns?.map { breakdown in
+            var b = breakdown
+            for g in b.groups.indices {
+                let label = masker.fragment(b.groups[g].label)
+                let seed = Breakdown.seed(base: baseSeed, field: b.field, label: label)
+                b.groups[g].label = label
+                b.groups[g].wordErrorRateInterval?.seed = seed
+                b.groups[g].boostedWordErrorRateInterval?.seed = Breakdown.boostedSeed(seed)
+            }
+            return b
+        }
+        system.utterances = system.utterances.map { Self.mask($0, masker: masker, names: names) }
+        return system
+    }
+
+    /// The utterance record with its id, audio path, speaker, condition, texts, alignment, word timings and
+    /// latency keys masked.
+    private static func mask(
+        _ record: UtteranceRecord, masker: PrivateTermMasker, names: NameMasks
+    ) -> UtteranceRecord {
+        var r = record
+        r.id = names.utterance(r.id)
+        r.audioPath = masker.fragment(r.audioPath)
+        r.speaker = r.speaker.map(masker.fragment)
+        r.condition = r.condition.map(masker.fragment)
+        r.reference = masker.text(r.reference)
+        r.biasingList = r.biasingList?.map(masker.text)
+        r.hypothesis = masker.text(r.hypothesis)
+        r.failure = r.failure.map(masker.fragment)
+        r.customizationNote = r.customizationNote.map(masker.text)
+        r.alignment = r.alignment.map { pair in
+            var p = pair
+            p.reference = p.reference.map(masker.word)
+            p.hypothesis = p.hypothesis.map(masker.word)
+            return p
+        }
+        r.words = r.words?.map { timing in
+            var t = timing
+            t.word = masker.text(t.word)
+            return t
+        }
+        if var latency = r.latency {
+            latency.firstCorrectEmission = Dictionary(
+                latency.firstCorrectEmission.map { (masker.phrase($0.key), $0.value) },
+                uniquingKeysWith: min)
+            r.latency = latency
+        }
+        return r
     }
 }

@@ -356,86 +356,156 @@ struct Evaluation {
     }
 
     func report(_ corpus: ScoredCorpus) -> ScoreReport {
-        let words = loader.words
+        let tally = tallyUtterances(corpus)
+        let speakers = speakerRates(tally.speakers)
+        let confusionPairs = mostFrequentConfusions(tally.confusions)
+        let worst = worstUtterances(corpus, utterances: tally.utterances)
+        let boostedRates = hasBoosted ? boostedWordErrorRates(corpus, totals: tally.totals) : nil
+        let lists = perUtterance ? biasingListSummary(corpus) : nil
+        let breakdown = labelBreakdown(corpus)
+        return ScoreReport(
+            referenceFile: reference.path,
+            hypothesisFile: corpus.path,
+            mode: options.mode,
+            normalization: options.normalizer.summary,
+            totals: Rates(
+                counts: tally.totals, utterances: corpus.counts.count, utterancesWithErrors: tally.withErrors,
+                referenceCharacters: tally.referenceCharacters, characterErrors: tally.characterErrors),
+            characterErrorRateComputed: options.characterErrorRate,
+            speakers: speakers,
+            confusions: Array(confusionPairs),
+            utterances: tally.utterances,
+            worstUtterances: worst,
+            boosted: boostedRates,
+            biasingLists: lists,
+            breakdown: breakdown,
+            terms: termNames.isEmpty
+                ? nil : TermAccuracyReport(terms: tally.terms, overall: TermCounter<Int32>.total(tally.terms)),
+            slots: tally.slots?.report,
+            unscored: corpus.unscored,
+            warnings: corpus.warnings)
+    }
+
+    /// What one pass over the scored utterances adds up for ``report(_:)``.
+    private struct ReportTally {
+        /// One speaker's counts, utterances, utterances with errors, reference characters and character errors.
+        typealias Speaker = (counts: ErrorCounts, utterances: Int, errors: Int, chars: Int, charErrors: Int)
+
         var totals = ErrorCounts()
         var withErrors = 0
         var characterErrors = 0
         var referenceCharacters = 0
-        var speakerTotals: [Int32: (counts: ErrorCounts, utterances: Int, errors: Int, chars: Int, charErrors: Int)] =
-            [:]
+        var speakers: [Int32: Speaker] = [:]
+        /// Substitution counts, keyed by the reference word's id in the high 32 bits and the hypothesis word's in
+        /// the low 32.
         var confusions: [UInt64: Int] = [:]
         var utterances: [UtteranceScore] = []
-        utterances.reserveCapacity(corpus.counts.count)
-        var termTotals = termNames.map { TermAccuracy(term: $0) }
+        var terms: [TermAccuracy]
+        var slots: SlotTally?
+    }
+
+    /// Adds up every scored utterance in one pass: the totals, each speaker's counts, the confusions, the term
+    /// and slot counts, and each utterance's score, in scoring order.
+    private func tallyUtterances(_ corpus: ScoredCorpus) -> ReportTally {
+        var tally = ReportTally(
+            terms: termNames.map { TermAccuracy(term: $0) },
+            slots: matcher.map { SlotTally(classNames: $0.classNames) })
+        tally.utterances.reserveCapacity(corpus.counts.count)
         var refTermCounts = [Int](repeating: 0, count: termNames.count)
         var hypTermCounts = [Int](repeating: 0, count: termNames.count)
-        var slotTally = matcher.map { SlotTally(classNames: $0.classNames) }
-
         for scored in 0..<corpus.counts.count {
             let counts = corpus.counts[scored]
             let refIndex = Int(corpus.referenceIndex[scored])
             let h = Int(corpus.hypothesisIndex[scored])
             let refRange = reference.range(refIndex)
             let hypRange = h >= 0 ? corpus.hypothesis.range(h) : 0..<0
-            totals += counts
-            if counts.errors > 0 { withErrors += 1 }
+            tally.totals += counts
+            if counts.errors > 0 { tally.withErrors += 1 }
             let chars = options.characterErrorRate ? Int(corpus.referenceCharacters[scored]) : 0
             let charErrors = options.characterErrorRate ? Int(corpus.characterErrors[scored]) : 0
-            referenceCharacters += chars
-            characterErrors += charErrors
+            tally.referenceCharacters += chars
+            tally.characterErrors += charErrors
             let speaker = reference.speakers[refIndex]
             if speaker >= 0 {
-                var entry = speakerTotals[speaker] ?? (ErrorCounts(), 0, 0, 0, 0)
+                var entry = tally.speakers[speaker] ?? (ErrorCounts(), 0, 0, 0, 0)
                 entry.counts += counts
                 entry.utterances += 1
                 entry.errors += counts.errors > 0 ? 1 : 0
                 entry.chars += chars
                 entry.charErrors += charErrors
-                speakerTotals[speaker] = entry
+                tally.speakers[speaker] = entry
             }
             if counts.substitutions > 0 {
-                var i = refRange.lowerBound
-                var j = hypRange.lowerBound
-                for operation in corpus.operations(scored) {
-                    if operation == .substitution {
-                        let key =
-                            UInt64(UInt32(reference.tokens[i])) << 32 | UInt64(UInt32(corpus.hypothesis.tokens[j]))
-                        confusions[key, default: 0] += 1
-                    }
-                    if operation != .insertion { i += 1 }
-                    if operation != .deletion { j += 1 }
-                }
+                countConfusions(
+                    corpus, scored, from: refRange.lowerBound, hypRange.lowerBound, into: &tally.confusions)
             }
             if !termCounter.isEmpty {
                 termCounter.count(reference.tokens[refRange], into: &refTermCounts)
                 termCounter.count(corpus.hypothesis.tokens[hypRange], into: &hypTermCounts)
-                for index in termTotals.indices {
-                    termTotals[index].add(reference: refTermCounts[index], hypothesis: hypTermCounts[index])
+                for index in tally.terms.indices {
+                    tally.terms[index].add(reference: refTermCounts[index], hypothesis: hypTermCounts[index])
                 }
             }
             if let matcher {
                 let spans = matcher.match(reference.tokens[refRange])?.map { ($0.classIndex, $0.range) }
-                slotTally!.add(spans, operations: corpus.operations(scored))
+                tally.slots!.add(spans, operations: corpus.operations(scored))
             }
-            utterances.append(
-                UtteranceScore(
-                    id: loader.ids.string(reference.ids[refIndex]),
-                    speaker: speaker >= 0 ? loader.speakers.string(speaker) : nil,
-                    counts: counts, referenceCharacters: chars, characterErrors: charErrors,
-                    boostedErrors: hasBoosted ? Int(corpus.boostedErrors[scored]) : nil,
-                    boostedReferenceWords: hasBoosted ? Int(corpus.boostedReference[scored]) : nil,
-                    aligned: options.includeAlignedText ? alignment(corpus, scored).text : nil))
+            tally.utterances.append(
+                utteranceScore(corpus, scored, counts: counts, chars: chars, charErrors: charErrors))
         }
+        return tally
+    }
 
-        let speakers = speakerTotals.map { speaker, entry in
+    /// Counts each substitution of one scored utterance by its pair of words, walking its edit operations from the
+    /// first reference and hypothesis tokens.
+    private func countConfusions(
+        _ corpus: ScoredCorpus, _ scored: Int, from referenceStart: Int, _ hypothesisStart: Int,
+        into confusions: inout [UInt64: Int]
+    ) {
+        var i = referenceStart
+        var j = hypothesisStart
+        for operation in corpus.operations(scored) {
+            if operation == .substitution {
+                let key = UInt64(UInt32(reference.tokens[i])) << 32 | UInt64(UInt32(corpus.hypothesis.tokens[j]))
+                confusions[key, default: 0] += 1
+            }
+            if operation != .insertion { i += 1 }
+            if operation != .deletion { j += 1 }
+        }
+    }
+
+    /// One scored utterance's entry in the report: its id, speaker, counts, character and boosted counts, and its
+    /// aligned text when the options ask for it.
+    private func utteranceScore(
+        _ corpus: ScoredCorpus, _ scored: Int, counts: ErrorCounts, chars: Int, charErrors: Int
+    ) -> UtteranceScore {
+        let refIndex = Int(corpus.referenceIndex[scored])
+        let speaker = reference.speakers[refIndex]
+        return UtteranceScore(
+            id: loader.ids.string(reference.ids[refIndex]),
+            speaker: speaker >= 0 ? loader.speakers.string(speaker) : nil,
+            counts: counts, referenceCharacters: chars, characterErrors: charErrors,
+            boostedErrors: hasBoosted ? Int(corpus.boostedErrors[scored]) : nil,
+            boostedReferenceWords: hasBoosted ? Int(corpus.boostedReference[scored]) : nil,
+            aligned: options.includeAlignedText ? alignment(corpus, scored).text : nil)
+    }
+
+    /// Each speaker's rates, by speaker name.
+    private func speakerRates(_ speakerTotals: [Int32: ReportTally.Speaker]) -> [SpeakerRates] {
+        speakerTotals.map { speaker, entry in
             SpeakerRates(
                 speaker: loader.speakers.string(speaker),
                 rates: Rates(
                     counts: entry.counts, utterances: entry.utterances, utterancesWithErrors: entry.errors,
                     referenceCharacters: entry.chars, characterErrors: entry.charErrors))
         }.sorted { $0.speaker < $1.speaker }
+    }
 
-        let confusionPairs = confusions.map { key, count in
+    /// The most frequent confusions, up to the options' limit: most frequent first, then by reference and
+    /// hypothesis word, so that the order never depends on the dictionary's.
+    private func mostFrequentConfusions(_ confusions: [UInt64: Int]) -> ArraySlice<ConfusionPair> {
+        let words = loader.words
+        return confusions.map { key, count in
             ConfusionPair(
                 reference: words.string(Int32(truncatingIfNeeded: key >> 32)),
                 hypothesis: words.string(Int32(truncatingIfNeeded: key & 0xFFFF_FFFF)), count: count)
@@ -444,8 +514,12 @@ struct Evaluation {
             if a.reference != b.reference { return a.reference < b.reference }
             return a.hypothesis < b.hypothesis
         }.prefix(options.confusionPairLimit)
+    }
 
-        let worst = corpus.counts.indices.filter { corpus.counts[$0].errors > 0 }.sorted { a, b in
+    /// The utterances with errors, most errors first (then highest WER, then scoring order), up to the options'
+    /// count, with their aligned text.
+    private func worstUtterances(_ corpus: ScoredCorpus, utterances: [UtteranceScore]) -> [AlignedUtterance] {
+        corpus.counts.indices.filter { corpus.counts[$0].errors > 0 }.sorted { a, b in
             let ca = corpus.counts[a]
             let cb = corpus.counts[b]
             if ca.errors != cb.errors { return ca.errors > cb.errors }
@@ -458,67 +532,49 @@ struct Evaluation {
                 id: utterances[scored].id, counts: corpus.counts[scored],
                 wordErrorRate: utterances[scored].wordErrorRate, aligned: alignment(corpus, scored).text)
         }
+    }
 
-        var boostedRates: BoostedWordErrorRates? = nil
-        if hasBoosted {
-            var boostedTotal = 0
-            var boostedReferenceTotal = 0
-            for index in corpus.boostedErrors.indices {
-                boostedTotal += Int(corpus.boostedErrors[index])
-                boostedReferenceTotal += Int(corpus.boostedReference[index])
-            }
-            boostedRates = BoostedWordErrorRates(
-                boostedReferenceWords: boostedReferenceTotal, boostedErrors: boostedTotal,
-                unboostedReferenceWords: totals.referenceWords - boostedReferenceTotal,
-                unboostedErrors: totals.errors - boostedTotal)
+    /// The error rates on boosted and on other reference words, from the per-utterance boosted counts and the
+    /// overall totals.
+    private func boostedWordErrorRates(_ corpus: ScoredCorpus, totals: ErrorCounts) -> BoostedWordErrorRates {
+        var boostedTotal = 0
+        var boostedReferenceTotal = 0
+        for index in corpus.boostedErrors.indices {
+            boostedTotal += Int(corpus.boostedErrors[index])
+            boostedReferenceTotal += Int(corpus.boostedReference[index])
         }
+        return BoostedWordErrorRates(
+            boostedReferenceWords: boostedReferenceTotal, boostedErrors: boostedTotal,
+            unboostedReferenceWords: totals.referenceWords - boostedReferenceTotal,
+            unboostedErrors: totals.errors - boostedTotal)
+    }
 
-        var lists: BiasingListSummary? = nil
-        if perUtterance {
-            var summary = BiasingListSummary()
-            for scored in 0..<corpus.counts.count {
-                let refIndex = Int(corpus.referenceIndex[scored])
-                summary.add(
-                    listEntries: Int(reference.listEntries[refIndex]),
-                    biasedEntries: Int(reference.biasedEntries[refIndex]),
-                    distractorEntries: Int(reference.distractorEntries[refIndex]),
-                    biasedReferenceWords: Int(corpus.boostedReference[scored]))
-            }
-            lists = summary
+    /// The sizes of the scored utterances' biasing lists and how many of their reference words are biased, for a
+    /// reference that gives each utterance its own list.
+    private func biasingListSummary(_ corpus: ScoredCorpus) -> BiasingListSummary {
+        var summary = BiasingListSummary()
+        for scored in 0..<corpus.counts.count {
+            let refIndex = Int(corpus.referenceIndex[scored])
+            summary.add(
+                listEntries: Int(reference.listEntries[refIndex]),
+                biasedEntries: Int(reference.biasedEntries[refIndex]),
+                distractorEntries: Int(reference.distractorEntries[refIndex]),
+                biasedReferenceWords: Int(corpus.boostedReference[scored]))
         }
+        return summary
+    }
 
-        var breakdown: Breakdown? = nil
-        if let field = options.breakdownField, !breakdownLabels.isEmpty {
-            let scored = 0..<corpus.counts.count
-            breakdown = Breakdown(
-                field: field, labels: scored.map { breakdownLabels[Int(corpus.referenceIndex[$0])] },
-                errors: corpus.counts.map(\.errors), referenceWords: corpus.counts.map(\.referenceWords),
-                boosted: hasBoosted
-                    ? (corpus.boostedErrors.map { Int($0) }, corpus.boostedReference.map { Int($0) }) : nil,
-                bootstrap: options.bootstrap)
-        }
-
-        return ScoreReport(
-            referenceFile: reference.path,
-            hypothesisFile: corpus.path,
-            mode: options.mode,
-            normalization: options.normalizer.summary,
-            totals: Rates(
-                counts: totals, utterances: corpus.counts.count, utterancesWithErrors: withErrors,
-                referenceCharacters: referenceCharacters, characterErrors: characterErrors),
-            characterErrorRateComputed: options.characterErrorRate,
-            speakers: speakers,
-            confusions: Array(confusionPairs),
-            utterances: utterances,
-            worstUtterances: worst,
-            boosted: boostedRates,
-            biasingLists: lists,
-            breakdown: breakdown,
-            terms: termNames.isEmpty
-                ? nil : TermAccuracyReport(terms: termTotals, overall: TermCounter<Int32>.total(termTotals)),
-            slots: slotTally?.report,
-            unscored: corpus.unscored,
-            warnings: corpus.warnings)
+    /// The rates per value of ``ScoringOptions/breakdownField``, with intervals; nil without a breakdown field or
+    /// when the reference gave no labels.
+    private func labelBreakdown(_ corpus: ScoredCorpus) -> Breakdown? {
+        guard let field = options.breakdownField, !breakdownLabels.isEmpty else { return nil }
+        let scored = 0..<corpus.counts.count
+        return Breakdown(
+            field: field, labels: scored.map { breakdownLabels[Int(corpus.referenceIndex[$0])] },
+            errors: corpus.counts.map(\.errors), referenceWords: corpus.counts.map(\.referenceWords),
+            boosted: hasBoosted
+                ? (corpus.boostedErrors.map { Int($0) }, corpus.boostedReference.map { Int($0) }) : nil,
+            bootstrap: options.bootstrap)
     }
 
     func compare(_ a: ScoredCorpus, _ b: ScoredCorpus, bootstrap: BootstrapOptions) -> SystemComparison {

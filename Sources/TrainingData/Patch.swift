@@ -77,6 +77,21 @@ extension CustomLanguageModelData {
     public func applying(_ patch: CustomLanguageModelData) throws(TrainingDataError) -> (
         data: CustomLanguageModelData, changes: [String]
     ) {
+        try checkPatchable(patch)
+        var changes: [String] = []
+        var merged = CustomLanguageModelData(
+            locale: locale, identifier: identifier, version: version, isPrivate: isPrivate || patch.isPrivate)
+        for phrase in patchedPhraseCounts(with: patch, changes: &changes) { merged.insert(phraseCount: phrase) }
+        for group in patchedTemplateGroups(with: patch, changes: &changes) { merged.insert(templates: group) }
+        for pronunciation in patchedPronunciations(with: patch, changes: &changes) {
+            merged.insert(term: pronunciation)
+        }
+        return (merged, changes)
+    }
+
+    /// Throws unless `patch` is for this data (same locale and identifier) and has no problem of its own, so that
+    /// nothing is merged from a patch that is wrong.
+    private func checkPatchable(_ patch: CustomLanguageModelData) throws(TrainingDataError) {
         guard patch.localeIdentifier == localeIdentifier else {
             throw TrainingDataError(
                 .patchMismatch(field: "locale", data: localeIdentifier, patch: patch.localeIdentifier))
@@ -93,9 +108,11 @@ extension CustomLanguageModelData {
         }) {
             throw problem
         }
-        var changes: [String] = []
-        var merged = CustomLanguageModelData(
-            locale: locale, identifier: identifier, version: version, isPrivate: isPrivate || patch.isPrivate)
+    }
+
+    /// The data's phrase counts with the patch's merged in: a patch phrase sets the count of the phrase with the
+    /// same text, else with the same words, or is added. Appends one line per change to `changes`.
+    private func patchedPhraseCounts(with patch: CustomLanguageModelData, changes: inout [String]) -> [PhraseCount] {
         var phraseCounts = self.phraseCounts
         for change in patch.phraseCounts {
             let words = WordTokenizer.tokenize(change.phrase)
@@ -112,7 +129,15 @@ extension CustomLanguageModelData {
                 phraseCounts.append(change)
             }
         }
-        for phrase in phraseCounts { merged.insert(phraseCount: phrase) }
+        return phraseCounts
+    }
+
+    /// The data's template groups with the patch's merged in: a patch template sets the count of the template
+    /// with the same text, preferring the group with the patch group's classes; the others are added in a new
+    /// group. Appends one line per change to `changes`.
+    private func patchedTemplateGroups(
+        with patch: CustomLanguageModelData, changes: inout [String]
+    ) -> [PhraseCountsFromTemplates] {
         var groups = templateGroups
         for group in patch.templateGroups {
             var added: [TemplatePhraseCountGenerator.Template] = []
@@ -142,7 +167,14 @@ extension CustomLanguageModelData {
                         location: group.location))
             }
         }
-        for group in groups { merged.insert(templates: group) }
+        return groups
+    }
+
+    /// The data's pronunciations with the patch's merged in: the patch's X-SAMPA strings a word lacks are added
+    /// to it, and a new word is added whole. Appends one line per added string to `changes`.
+    private func patchedPronunciations(
+        with patch: CustomLanguageModelData, changes: inout [String]
+    ) -> [CustomPronunciation] {
         var pronunciations = self.pronunciations
         for change in patch.pronunciations {
             if let index = pronunciations.firstIndex(where: { $0.word == change.word }) {
@@ -154,7 +186,6 @@ extension CustomLanguageModelData {
                 changes += change.phonemes.map { "pronunciation of \(change.grapheme) added: \($0)" }
             }
         }
-        for pronunciation in pronunciations { merged.insert(term: pronunciation) }
-        return (merged, changes)
+        return pronunciations
     }
 }

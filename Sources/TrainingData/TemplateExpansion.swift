@@ -23,6 +23,14 @@ public struct CompiledTemplate: Sendable {
     let needsWholeTokenization: Bool
 
     /// Parses `template` against `classes`.
+    ///
+    /// Algorithm: scan the body left to right. Text outside brackets accumulates into a literal segment, tokenized once
+    /// when a reference or the end closes it. At `<` the name runs to the next `>`; it must be non-empty, with no space
+    /// next to a bracket, and name a class that has values, each with a word; it becomes a slot segment holding the
+    /// values and their tokens. A word character or `>` just before the `<`, or a word character or `<` just after the
+    /// `>`, glues the reference to its neighbour, so expansions are tokenized whole. The expansion count is the product
+    /// of the slots' value counts, refused on overflow or above the limit; the first expansion (each slot at its first
+    /// value) needs a word.
     /// - Throws: ``TrainingDataError`` for an unknown or empty class, a malformed reference (unclosed, empty, or
     ///   with spaces inside its brackets), a phrase with no words, or more expansions than
     ///   `limits.maxTemplateExpansions`.

@@ -509,6 +509,16 @@ public struct HTMLReport: Sendable {
         return out + "</section>\n"
     }
 
+    /// The utterances, each with every system's alignment, and filters to pick them out.
+    ///
+    /// Layout: `<section id="utterances">` opens with a filter bar (corpus; term, from every variant's scored terms
+    /// normalized; "errors only"; "changed by customization"; a count) and a key to the word marks. Per corpus, for the
+    /// first ``Options/maximumUtterancesPerCorpus`` utterances of its first system, an `<article class="utt">` whose
+    /// `data-` attributes feed the filters (corpus; any error or failure; a customized system heard otherwise than its
+    /// recognizer's baseline; the terms in the reference): a head (id, corpus tag, speaker, length, audio player, or a
+    /// note when the file name holds a private term), the reference with biased words marked (its biasing list, else
+    /// every boosted word), and a line per system (swatch, name, WER, failure note, words by ``token(_:boosted:)``). A
+    /// note counts any utterances left to the JSON report.
     func utterances() -> String {
         var out = "<section id=\"utterances\"><h2>Utterances</h2><div class=\"filters\">"
         out += "<select id=\"f-corpus\" aria-label=\"Corpus\"><option value=\"\">All corpora</option>"

@@ -219,26 +219,23 @@ public enum CorpusManifest {
     private static func trnEntry(_ line: String, path: String, line number: Int, audioFolder: URL)
         throws(CorpusError) -> CorpusEntry
     {
-        guard line.hasSuffix(")"), let open = line.lastIndex(of: "(") else {
-            throw .malformedLine(
-                path: path, line: number, detail: "expected \"text (id)\", the sclite trn format")
+        let read: (text: String, id: String)
+        do throws(TRNLine.Problem) {
+            read = try TRNLine.read(line)
+        } catch .noID {
+            guard line.hasSuffix(")"), line.contains("(") else {
+                throw .malformedLine(path: path, line: number, detail: "expected \"text (id)\", the sclite trn format")
+            }
+            throw .emptyValue(path: path, line: number, key: "id")
+        } catch .unclosedParenthesis(let id) {
+            throw .unwritableID(path: path, line: number, id: id, problem: "holds a parenthesis \"(\"", source: nil)
+        } catch .unwritableID(let id, let what) {
+            throw .unwritableID(path: path, line: number, id: id, problem: "holds \(what)", source: nil)
+        } catch {
+            throw .malformedLine(path: path, line: number, detail: "expected \"text (id)\", the sclite trn format")
         }
-        let id = line[line.index(after: open)..<line.index(before: line.endIndex)]
-            .trimmingCharacters(in: .whitespaces)
-        guard !id.isEmpty else { throw .emptyValue(path: path, line: number, key: "id") }
-        // The id runs from the last "(", so an id holding "(" (`text (utt(1))`) would be read as a shorter one,
-        // leaving an unclosed "(" in the text: refuse that rather than guess.
-        var unclosed: [String.Index] = []
-        for index in line[..<open].indices {
-            if line[index] == "(" { unclosed.append(index) } else if line[index] == ")" { _ = unclosed.popLast() }
-        }
-        if let start = unclosed.first {
-            throw .unwritableID(
-                path: path, line: number,
-                id: String(line[line.index(after: start)..<line.index(before: line.endIndex)]),
-                problem: "holds a parenthesis \"(\"", source: nil)
-        }
-        let text = line[..<open].split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let id = read.id
+        let text = read.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         var audio = audioFolder.appendingPathComponent(id + ".wav")
         let flac = audioFolder.appendingPathComponent(id + ".flac")
         if !FileManager.default.fileExists(atPath: audio.path) && FileManager.default.fileExists(atPath: flac.path) {

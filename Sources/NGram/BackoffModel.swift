@@ -56,6 +56,23 @@ public struct BackoffModel: Sendable {
     /// The words that can be predicted: every unigram except `<s>`.
     public var vocabulary: [String] { words.filter { $0 != Self.sentenceStart } }
 
+    /// The listed n-grams of order `n` (1-based), in the order the model holds them (a file's order, for a model
+    /// read from ARPA); prefixes present only as the history of a longer n-gram are left out.
+    public func ngrams(ofOrder n: Int) -> [[String]] {
+        guard n >= 1, n <= levels.count else { return [] }
+        let level = levels[n - 1]
+        return (0..<level.count).compactMap { entry in
+            guard !level.logProbs[entry].isNaN else { return nil }
+            var ids = [Int32](repeating: 0, count: n)
+            var current = Int32(entry)
+            for position in stride(from: n - 1, through: 0, by: -1) {
+                ids[position] = levels[position].words[Int(current)]
+                current = levels[position].parents[Int(current)]
+            }
+            return ids.map { words[Int($0)] }
+        }
+    }
+
     /// The id of `word`, if it is in the model.
     func id(of word: String) -> Int32? { wordIDs[word] }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModel
+import NGram
 import Recognition
 import Results
 
@@ -282,8 +283,7 @@ public enum Checks {
             let mixed =
                 artifact.manifest.containsBaseModel
                 ? custom : try base.interpolated(with: custom, weight: variant.weight)
-            let arpa = (try? String(contentsOf: artifact.arpa, encoding: .utf8)) ?? ""
-            let samples = CanaryPhrases.sample(fromARPA: arpa, limit: 20)
+            let samples = CanaryPhrases.sample(from: try BackoffModel(arpaFile: artifact.arpa), limit: 20)
             for words in samples {
                 phrases += 1
                 if mixed.logProbability(of: words) > base.logProbability(of: words) { better += 1 }
@@ -313,22 +313,11 @@ enum AcousticModelPaths {
 /// Short word sequences taken from the custom model's own n-grams, to score under both models: the
 /// highest order that has n-grams of real words (a model of one-word phrases has only unigrams).
 enum CanaryPhrases {
-    static func sample(fromARPA text: String, limit: Int) -> [[String]] {
+    static func sample(from model: BackoffModel, limit: Int) -> [[String]] {
         var byOrder: [Int: [[String]]] = [:]
-        var order = 0
-        for line in text.split(separator: "\n") {
-            if line.hasPrefix("\\"), line.hasSuffix("-grams:"), let n = Int(line.dropFirst().prefix { $0.isNumber }) {
-                order = n
-                continue
-            }
-            if line.hasPrefix("\\") { order = 0 }
-            guard order > 0 else { continue }
-            // ARPA lines: log10 probability, the n-gram, optional backoff; tab- or space-separated.
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().prefix(order)
-            let words = fields.map(String.init)
-            if words.count == order, !words.contains(where: { $0.hasPrefix("<") }) {
-                byOrder[order, default: []].append(words)
-            }
+        for order in 1...max(1, model.order) {
+            byOrder[order] = model.ngrams(ofOrder: order).filter { !$0.contains { $0.hasPrefix("<") } }
+            if byOrder[order]!.isEmpty { byOrder[order] = nil }
         }
         guard let found = byOrder.keys.sorted(by: >).lazy.compactMap({ byOrder[$0] }).first else { return [] }
         guard found.count > limit else { return found }

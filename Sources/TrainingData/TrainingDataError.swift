@@ -167,11 +167,7 @@ public struct TrainingDataError: Error, Sendable, Hashable, CustomStringConverti
         case .missingKey(let key, let context):
             return "missing required key `\(key)` in \(context)."
         case .unknownKey(let key, let context, let allowed):
-            var text = "unknown key `\(key)` in \(context)"
-            if let suggestion = nearestKey(to: key, in: allowed) {
-                text += "; did you mean `\(suggestion)`?"
-            }
-            return text + " Allowed keys: " + allowed.map { "`\($0)`" }.joined(separator: ", ") + "."
+            return UnknownKeyError(key: key, context: context, line: nil, allowed: allowed).description
         case .wrongType(let key, let expected, let found):
             return "`\(key)` must be \(expected), found \(found)."
         case .unsupportedFormatVersion(let found, let supported):

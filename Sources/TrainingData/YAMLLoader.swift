@@ -1,4 +1,5 @@
 import Foundation
+import StrictYAML
 import Yams
 
 extension CustomLanguageModelData {
@@ -40,19 +41,7 @@ extension CustomLanguageModelData {
     /// - Throws: ``TrainingDataError`` with the line of the problem.
     public init(yaml: String, file: String? = nil) throws {
         let reader = YAMLReader(file: file)
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: yaml)
-        } catch let error as YamlError {
-            throw reader.error(from: error)
-        }
-        guard let root else {
-            throw TrainingDataError(.malformedYAML(problem: "the document is empty"), at: SourceLocation(file: file))
-        }
-        let top = try reader.mapping(
-            root, context: "the top level",
-            allowed: ["locale", "identifier", "version", "private", "phrases", "templates", "pronunciations"],
-            required: ["locale", "identifier", "version"])
+        let top = try Self.readTopLevel(of: yaml, reader: reader)
         self.init(
             locale: Locale(identifier: try reader.string(top["locale"]!, key: "locale")),
             identifier: try reader.string(top["identifier"]!, key: "identifier"),
@@ -64,68 +53,124 @@ extension CustomLanguageModelData {
             isPrivate = flag
         }
         if let node = top["phrases"] {
-            for (index, item) in try reader.sequence(node, key: "phrases").enumerated() {
-                let fields = try reader.mapping(
-                    item, context: "phrases[\(index)]", allowed: ["phrase", "count"], required: ["phrase", "count"])
-                insert(
-                    phraseCount: PhraseCount(
-                        phrase: try reader.string(fields["phrase"]!, key: "phrase"),
-                        count: try reader.int(fields["count"]!, key: "count"),
-                        location: reader.location(item)))
-            }
+            for phrase in try Self.readPhraseCounts(in: node, reader: reader) { insert(phraseCount: phrase) }
         }
         if let node = top["templates"] {
             for (index, item) in try reader.sequence(node, key: "templates").enumerated() {
-                let context = "templates[\(index)]"
-                let fields = try reader.mapping(
-                    item, context: context, allowed: ["classes", "items"], required: ["classes", "items"])
-                var classes: [String: [String]] = [:]
-                let classNode = fields["classes"]!
-                guard case .mapping(let classMapping) = classNode else {
-                    throw reader.wrongType(classNode, key: "classes", expected: "a mapping of class name to values")
-                }
-                for (nameNode, valuesNode) in classMapping {
-                    let name = try reader.string(nameNode, key: "class name")
-                    classes[name] = try reader.sequence(valuesNode, key: "classes.\(name)").map {
-                        try reader.string($0, key: "value of class \(name)")
-                    }
-                }
-                var templates: [TemplatePhraseCountGenerator.Template] = []
-                for (itemIndex, templateNode) in try reader.sequence(fields["items"]!, key: "items").enumerated() {
-                    let templateFields = try reader.mapping(
-                        templateNode, context: "\(context).items[\(itemIndex)]", allowed: ["template", "count"],
-                        required: ["template", "count"])
-                    templates.append(
-                        TemplatePhraseCountGenerator.Template(
-                            try reader.string(templateFields["template"]!, key: "template"),
-                            count: try reader.int(templateFields["count"]!, key: "count"),
-                            location: reader.location(templateNode)))
-                }
-                insert(
-                    templates: PhraseCountsFromTemplates(
-                        classes: classes, templates: templates, location: reader.location(item)))
+                insert(templates: try Self.readTemplateGroup(item, context: "templates[\(index)]", reader: reader))
             }
         }
         if let node = top["pronunciations"] {
-            for (index, item) in try reader.sequence(node, key: "pronunciations").enumerated() {
-                let fields = try reader.mapping(
-                    item, context: "pronunciations[\(index)]", allowed: ["grapheme", "phonemes"],
-                    required: ["grapheme", "phonemes"])
-                let phonemesNode = fields["phonemes"]!
-                let phonemes: [String]
-                if case .sequence = phonemesNode {
-                    phonemes = try reader.sequence(phonemesNode, key: "phonemes").map {
-                        try reader.string($0, key: "phonemes")
-                    }
-                } else {
-                    phonemes = [try reader.string(phonemesNode, key: "phonemes")]
-                }
-                insert(
-                    term: CustomPronunciation(
-                        grapheme: try reader.string(fields["grapheme"]!, key: "grapheme"), phonemes: phonemes,
-                        location: reader.location(item)))
+            for term in try Self.readPronunciations(in: node, reader: reader) { insert(term: term) }
+        }
+    }
+
+    /// The top-level mapping of the YAML text, with its keys checked: an empty document, a YAML error, an unknown
+    /// key or a missing required one throws, located in the text.
+    private static func readTopLevel(of yaml: String, reader: YAMLReader) throws -> [String: Node] {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch let error as YamlError {
+            throw reader.error(from: error)
+        }
+        guard let root else {
+            throw TrainingDataError(
+                .malformedYAML(problem: "the document is empty"), at: SourceLocation(file: reader.file))
+        }
+        do {
+            try schema.check(root)
+        } catch {
+            throw TrainingDataError(
+                .unknownKey(key: error.key, context: error.context, allowed: error.allowed),
+                at: SourceLocation(file: reader.file, line: error.line))
+        }
+        return try reader.mapping(
+            root, context: "the top level",
+            allowed: ["locale", "identifier", "version", "private", "phrases", "templates", "pronunciations"],
+            required: ["locale", "identifier", "version"])
+    }
+
+    /// The keys training data may have, checked before any value is read, as a suite's are: a misspelt key is an
+    /// error with its line and the nearest known key, never a default left in force.
+    static let schema = KeySchema.mapping([
+        "locale": .value, "identifier": .value, "version": .value, "private": .value,
+        "phrases": .list(.mapping(["phrase": .value, "count": .value])),
+        "templates": .list(
+            .mapping(["classes": .value, "items": .list(.mapping(["template": .value, "count": .value]))])),
+        "pronunciations": .list(.mapping(["grapheme": .value, "phonemes": .value])),
+    ])
+
+    /// The phrase counts of the `phrases` list, in order, each located at its item.
+    private static func readPhraseCounts(in node: Node, reader: YAMLReader) throws -> [PhraseCount] {
+        var phraseCounts: [PhraseCount] = []
+        for (index, item) in try reader.sequence(node, key: "phrases").enumerated() {
+            let fields = try reader.mapping(
+                item, context: "phrases[\(index)]", allowed: ["phrase", "count"], required: ["phrase", "count"])
+            phraseCounts.append(
+                PhraseCount(
+                    phrase: try reader.string(fields["phrase"]!, key: "phrase"),
+                    count: try reader.int(fields["count"]!, key: "count"),
+                    location: reader.location(item)))
+        }
+        return phraseCounts
+    }
+
+    /// One item of the `templates` list: its classes and its templates, located at the item; `context` names the
+    /// item in errors.
+    private static func readTemplateGroup(
+        _ item: Node, context: String, reader: YAMLReader
+    ) throws -> PhraseCountsFromTemplates {
+        let fields = try reader.mapping(
+            item, context: context, allowed: ["classes", "items"], required: ["classes", "items"])
+        var classes: [String: [String]] = [:]
+        let classNode = fields["classes"]!
+        guard case .mapping(let classMapping) = classNode else {
+            throw reader.wrongType(classNode, key: "classes", expected: "a mapping of class name to values")
+        }
+        for (nameNode, valuesNode) in classMapping {
+            let name = try reader.string(nameNode, key: "class name")
+            classes[name] = try reader.sequence(valuesNode, key: "classes.\(name)").map {
+                try reader.string($0, key: "value of class \(name)")
             }
         }
+        var templates: [TemplatePhraseCountGenerator.Template] = []
+        for (itemIndex, templateNode) in try reader.sequence(fields["items"]!, key: "items").enumerated() {
+            let templateFields = try reader.mapping(
+                templateNode, context: "\(context).items[\(itemIndex)]", allowed: ["template", "count"],
+                required: ["template", "count"])
+            templates.append(
+                TemplatePhraseCountGenerator.Template(
+                    try reader.string(templateFields["template"]!, key: "template"),
+                    count: try reader.int(templateFields["count"]!, key: "count"),
+                    location: reader.location(templateNode)))
+        }
+        return PhraseCountsFromTemplates(classes: classes, templates: templates, location: reader.location(item))
+    }
+
+    /// The pronunciations of the `pronunciations` list, in order, each located at its item; an item's phonemes
+    /// may be a list of strings or one string.
+    private static func readPronunciations(in node: Node, reader: YAMLReader) throws -> [CustomPronunciation] {
+        var pronunciations: [CustomPronunciation] = []
+        for (index, item) in try reader.sequence(node, key: "pronunciations").enumerated() {
+            let fields = try reader.mapping(
+                item, context: "pronunciations[\(index)]", allowed: ["grapheme", "phonemes"],
+                required: ["grapheme", "phonemes"])
+            let phonemesNode = fields["phonemes"]!
+            let phonemes: [String]
+            if case .sequence = phonemesNode {
+                phonemes = try reader.sequence(phonemesNode, key: "phonemes").map {
+                    try reader.string($0, key: "phonemes")
+                }
+            } else {
+                phonemes = [try reader.string(phonemesNode, key: "phonemes")]
+            }
+            pronunciations.append(
+                CustomPronunciation(
+                    grapheme: try reader.string(fields["grapheme"]!, key: "grapheme"), phonemes: phonemes,
+                    location: reader.location(item)))
+        }
+        return pronunciations
     }
 }
 
@@ -169,18 +214,16 @@ private struct YAMLReader {
         TrainingDataError(.wrongType(key: key, expected: expected, found: describe(node)), at: location(node))
     }
 
+    /// The mapping's values by key, its required keys present. Its keys were checked against
+    /// ``CustomLanguageModelData/schema`` before anything was read; `allowed` names them in the message for a
+    /// value that is not a mapping.
     func mapping(_ node: Node, context: String, allowed: [String], required: [String]) throws -> [String: Node] {
         guard case .mapping(let mapping) = node else {
             throw wrongType(node, key: context, expected: "a mapping with keys \(allowed.joined(separator: ", "))")
         }
         var fields: [String: Node] = [:]
         for (keyNode, value) in mapping {
-            let key = keyNode.scalar?.string ?? describe(keyNode)
-            guard allowed.contains(key) else {
-                throw TrainingDataError(
-                    .unknownKey(key: key, context: context, allowed: allowed), at: location(keyNode))
-            }
-            fields[key] = value
+            fields[keyNode.scalar?.string ?? describe(keyNode)] = value
         }
         for key in required where fields[key] == nil {
             throw TrainingDataError(.missingKey(key: key, context: context), at: location(node))

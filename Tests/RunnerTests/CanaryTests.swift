@@ -1,6 +1,8 @@
 import Foundation
+import NGram
 import Reporting
 import Results
+import RunnerTestSupport
 import Testing
 
 @testable import Runner
@@ -8,7 +10,7 @@ import Testing
 @Suite("The customization canary")
 struct CanaryTests {
     @Test("Samples the highest order with real words, down to unigrams for one-word phrases")
-    func fallsBackToLowerOrders() {
+    func fallsBackToLowerOrders() throws {
         let unigramsOnly = """
             \\data\\
             ngram 1=4
@@ -26,10 +28,38 @@ struct CanaryTests {
 
             \\end\\
             """
-        #expect(CanaryPhrases.sample(fromARPA: unigramsOnly, limit: 20) == [["sertraline"], ["apixaban"]])
-        let withTrigrams = unigramsOnly.replacingOccurrences(
-            of: "\\end\\", with: "\\3-grams:\n-0.2\tplay the winawer\n-0.3\t<s> play the\n\n\\end\\")
-        #expect(CanaryPhrases.sample(fromARPA: withTrigrams, limit: 20) == [["play", "the", "winawer"]])
+        #expect(
+            CanaryPhrases.sample(from: try BackoffModel(arpaText: unigramsOnly), limit: 20) == [
+                ["sertraline"], ["apixaban"],
+            ])
+        let withTrigrams = """
+            \\data\\
+            ngram 1=5
+            ngram 2=3
+            ngram 3=2
+
+            \\1-grams:
+            -99\t<s>\t-0.3
+            -0.5\t</s>
+            -0.6\tplay\t-0.2
+            -0.7\tthe\t-0.2
+            -0.7\twinawer
+
+            \\2-grams:
+            -0.1\t<s> play\t-0.1
+            -0.1\tplay the\t-0.1
+            -0.1\tthe winawer
+
+            \\3-grams:
+            -0.2\tplay the winawer
+            -0.3\t<s> play the
+
+            \\end\\
+            """
+        #expect(
+            CanaryPhrases.sample(from: try BackoffModel(arpaText: withTrigrams), limit: 20) == [
+                ["play", "the", "winawer"]
+            ])
     }
 
     @Test("With modes: [baseline] a variant's canary is skipped and says why, in the summary and in JUnit")

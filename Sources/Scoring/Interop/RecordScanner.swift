@@ -103,37 +103,36 @@ enum RecordScanner {
         _ bytes: UnsafeBufferPointer<UInt8>, path: String, emit: (RawRecord) throws -> Void
     ) throws {
         try forEachContentLine(bytes) { first, end, line in
-            if end - first >= 2 && bytes[first] == UInt8(ascii: ";") && bytes[first + 1] == UInt8(ascii: ";") {
-                return
-            }
-            var open = end - 1
-            if bytes[end - 1] == UInt8(ascii: ")") {
-                while open >= first && bytes[open] != UInt8(ascii: "(") { open -= 1 }
-            } else {
-                open = first - 1
-            }
-            var idStart = open + 1
-            var idEnd = end - 1
-            while idStart < idEnd && isSpace(bytes[idStart]) { idStart += 1 }
-            while idEnd > idStart && isSpace(bytes[idEnd - 1]) { idEnd -= 1 }
-            guard open >= first, idEnd > idStart else {
+            if TRNLine.isComment(bytes, first: first, end: end) { return }
+            let text: Range<Int>
+            let idRange: Range<Int>
+            do throws(TRNLine.Problem) {
+                (text, idRange) = try TRNLine.split(bytes, first: first, end: end)
+            } catch .noID {
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self)
                 throw ScoringError.missingUtteranceID(path: path, line: line, text: text)
+            } catch {
+                let id: String
+                switch error {
+                case .unclosedParenthesis(let unclosed): id = unclosed
+                case .unwritableID(let unwritable, _): id = unwritable
+                case .noID: id = ""
+                }
+                throw ScoringError.malformedLine(
+                    path: path, line: line,
+                    reason: "the utterance id '\(id)' holds \(error.holds ?? "?"), which a trn line \"text (id)\" "
+                        + "cannot hold: it would be read as a different id. Rename the utterance with letters, "
+                        + "digits, '-', '_' or '.'.")
             }
-            let id = UnsafeBufferPointer(rebasing: bytes[idStart..<idEnd])
+            let id = UnsafeBufferPointer(rebasing: bytes[idRange])
             try validateUTF8(bytes, first, end, path: path, line: line) {
                 String(validating: id, as: UTF8.self)
             }
-            try checkTRNID(bytes, first: first, open: open, idStart: idStart, idEnd: idEnd, path: path, line: line)
             var speaker: UnsafeBufferPointer<UInt8>? = nil
             if let underscore = id.firstIndex(of: UInt8(ascii: "_")), underscore > 0 {
                 speaker = UnsafeBufferPointer(rebasing: id[0..<underscore])
             }
-            var textEnd = open
-            while textEnd > first && isSpace(bytes[textEnd - 1]) { textEnd -= 1 }
-            try emit(
-                RawRecord(
-                    id: id, text: UnsafeBufferPointer(rebasing: bytes[first..<textEnd]), speaker: speaker, line: line))
+            try emit(RawRecord(id: id, text: UnsafeBufferPointer(rebasing: bytes[text]), speaker: speaker, line: line))
         }
     }
 
@@ -221,40 +220,6 @@ enum RecordScanner {
                 RawRecord(
                     id: id, text: trimmed(columns[1]), speaker: nil, line: line, biased: biased, biasingList: whole))
         }
-    }
-
-    /// Refuses a `trn` id that this reader (like sclite's) would misread: the id runs from the last `(` to the
-    /// final `)`, so an id that held a parenthesis comes out shorter (`(utt(1))` reads as `1)`, leaving an open
-    /// `(` in the text), and a control character cannot be written back. Gambit refuses such ids where a corpus
-    /// is loaded (`CorpusEntry.idProblem` in the Corpus module); this catches files made elsewhere.
-    private static func checkTRNID(
-        _ bytes: UnsafeBufferPointer<UInt8>, first: Int, open: Int, idStart: Int, idEnd: Int, path: String, line: Int
-    ) throws {
-        var depth = 0
-        var unclosed = -1
-        for index in first..<open {
-            if bytes[index] == UInt8(ascii: "(") {
-                if depth == 0 { unclosed = index }
-                depth += 1
-            } else if bytes[index] == UInt8(ascii: ")") && depth > 0 {
-                depth -= 1
-            }
-        }
-        var bad: (index: Int, name: String)? = nil
-        if depth > 0 {
-            bad = (unclosed, "a parenthesis '('")
-        } else if let index = (idStart..<idEnd).first(where: { bytes[$0] == UInt8(ascii: ")") }) {
-            bad = (index, "a parenthesis ')'")
-        } else if let index = (idStart..<idEnd).first(where: { bytes[$0] < 0x20 || bytes[$0] == 0x7F }) {
-            bad = (index, "a control character")
-        }
-        guard let bad else { return }
-        let start = depth > 0 ? bad.index + 1 : idStart
-        let id = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<idEnd]), as: UTF8.self)
-        throw ScoringError.malformedLine(
-            path: path, line: line,
-            reason: "the utterance id '\(id)' holds \(bad.name), which a trn line \"text (id)\" cannot hold: it "
-                + "would be read as a different id. Rename the utterance with letters, digits, '-', '_' or '.'.")
     }
 
     /// Each utterance's value of the string field `field` in a JSON-lines file, by utterance id.

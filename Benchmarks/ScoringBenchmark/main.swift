@@ -110,9 +110,9 @@ nonisolated(unsafe) var lastGenerated = (reference: "", hypothesis: "")
 /// distractors from the vocabulary: lists of 20) against Kaldi text hypotheses.
 func writeBiasingLists(in directory: URL) throws -> (reference: URL, hypothesis: URL) {
     var rng = SplitMix64(seed: 7)
-    func split(_ line: Substring) -> (id: Substring, words: [Substring]) {
-        let open = line.lastIndex(of: "(")!
-        return (line[line.index(after: open)..<line.index(before: line.endIndex)], line[..<open].split(separator: " "))
+    func split(_ line: Substring) -> (id: String, words: [Substring]) {
+        let read = try! TRNLine.read(String(line))
+        return (read.id, Substring(read.text).split(separator: " "))
     }
     func quoted(_ words: [Substring]) -> String { "[" + words.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
     let vocabulary = Array(Set(lastGenerated.reference.split(separator: "\n").flatMap { split($0).words }))
@@ -237,8 +237,8 @@ func checkAgreement(_ files: (reference: URL, hypothesis: URL, words: Int), in d
     func texts(_ url: URL) throws -> [String: [Substring]] {
         var result: [String: [Substring]] = [:]
         for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
-            guard let open = line.lastIndex(of: "(") else { continue }
-            result[String(line[line.index(after: open)...].dropLast())] = line[..<open].split(separator: " ")
+            guard let read = try? TRNLine.read(String(line)) else { continue }
+            result[read.id] = Substring(read.text).split(separator: " ")
         }
         return result
     }

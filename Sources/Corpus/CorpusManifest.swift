@@ -158,8 +158,8 @@ public enum CorpusManifest {
         if url.pathExtension.lowercased() == "trn" { return .trn }
         guard let (_, first) = lines.first else { return .jsonl }
         if first.hasPrefix("{") {
-            if let object = try? JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any],
-                object["audio_filepath"] != nil, object["audio"] == nil
+            if let object = try? FlatJSONParser.object(in: first), object["audio_filepath"] != nil,
+                object["audio"] == nil
             {
                 return .nemo
             }
@@ -246,26 +246,25 @@ public enum CorpusManifest {
 
     // MARK: - JSON values
 
+    /// A line's JSON object, read by the one reader of users' JSON lines (``FlatJSONParser``).
     private static func jsonObject(_ line: String, path: String, line number: Int) throws(CorpusError)
-        -> [String: Any]
+        -> [String: FlatJSONParser.Value]
     {
-        let value: Any
         do {
-            value = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
+            return try FlatJSONParser.object(in: line)
         } catch {
-            throw .malformedLine(path: path, line: number, detail: "malformed JSON: \(excerpt(line))")
+            let isObject = line.trimmingCharacters(in: .whitespaces).first == "{"
+            throw .malformedLine(
+                path: path, line: number,
+                detail: (isObject ? "malformed JSON: " : "expected a JSON object: ") + excerpt(line))
         }
-        guard let object = value as? [String: Any] else {
-            throw .malformedLine(path: path, line: number, detail: "expected a JSON object: \(excerpt(line))")
-        }
-        return object
     }
 
     private static func string(
-        _ object: [String: Any], _ key: String, path: String, line: Int, allowEmpty: Bool
+        _ object: [String: FlatJSONParser.Value], _ key: String, path: String, line: Int, allowEmpty: Bool
     ) throws(CorpusError) -> String {
         guard let value = object[key] else { throw .missingKey(path: path, line: line, key: key) }
-        guard let text = value as? String else {
+        guard case .string(let text) = value else {
             throw .wrongType(path: path, line: line, key: key, expected: "a string")
         }
         if !allowEmpty && text.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -274,52 +273,46 @@ public enum CorpusManifest {
         return text
     }
 
-    private static func optionalString(_ object: [String: Any], _ key: String, path: String, line: Int)
+    private static func optionalString(_ object: [String: FlatJSONParser.Value], _ key: String, path: String, line: Int)
         throws(CorpusError) -> String?
     {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        guard let text = value as? String else {
+        guard let value = object[key], value != .null else { return nil }
+        guard case .string(let text) = value else {
             throw .wrongType(path: path, line: line, key: key, expected: "a string")
         }
         return text
     }
 
     /// A list of strings (a biasing list); each entry must hold a word, since an empty entry biases nothing.
-    private static func optionalStrings(_ object: [String: Any], _ key: String, path: String, line: Int)
-        throws(CorpusError) -> [String]?
-    {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        guard let array = value as? [Any] else {
+    private static func optionalStrings(
+        _ object: [String: FlatJSONParser.Value], _ key: String, path: String, line: Int
+    ) throws(CorpusError) -> [String]? {
+        let strings: [String]
+        switch object[key] {
+        case nil, .null?: return nil
+        case .strings(let list)?: strings = list
+        case .mixedList(let position)?:
+            throw .wrongType(
+                path: path, line: line, key: key, expected: "a list of strings (entry \(position) is not)")
+        default:
             throw .wrongType(path: path, line: line, key: key, expected: "a list of strings")
         }
-        var strings: [String] = []
-        for (position, element) in array.enumerated() {
-            guard let text = element as? String else {
-                throw .wrongType(
-                    path: path, line: line, key: key, expected: "a list of strings (entry \(position + 1) is not)")
-            }
-            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                throw .malformedLine(
-                    path: path, line: line,
-                    detail: "entry \(position + 1) of \"\(key)\" is empty; a biasing list holds words")
-            }
-            strings.append(text)
+        if let empty = strings.firstIndex(where: { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) {
+            throw .malformedLine(
+                path: path, line: line,
+                detail: "entry \(empty + 1) of \"\(key)\" is empty; a biasing list holds words")
         }
         return strings
     }
 
-    private static func optionalNumber(_ object: [String: Any], _ key: String, path: String, line: Int)
+    private static func optionalNumber(_ object: [String: FlatJSONParser.Value], _ key: String, path: String, line: Int)
         throws(CorpusError) -> Double?
     {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        // JSON true and false also come back as NSNumber (and `is Bool` holds for 0 and 1 on Linux), so tell
-        // them apart by the boolean's C type, "c".
-        guard let number = value as? NSNumber, String(cString: number.objCType) != "c",
-            number.doubleValue.isFinite, number.doubleValue >= 0
-        else {
+        guard let value = object[key], value != .null else { return nil }
+        guard case .number(let text) = value, let number = Double(text), number.isFinite, number >= 0 else {
             throw .wrongType(path: path, line: line, key: key, expected: "a number of seconds")
         }
-        return number.doubleValue
+        return number
     }
 
     // MARK: - Text and paths
@@ -395,10 +388,9 @@ public enum CorpusManifest {
 
     /// The audio path as the manifest line wrote it, for messages (JSON lines only).
     private static func audioText(_ line: String) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-            return nil
-        }
-        return (object["audio"] ?? object["audio_filepath"]) as? String
+        guard let object = try? FlatJSONParser.object(in: line) else { return nil }
+        if case .string(let audio)? = object["audio"] ?? object["audio_filepath"] { return audio }
+        return nil
     }
 
     static func relativePath(of audio: URL, in folder: URL) -> String {

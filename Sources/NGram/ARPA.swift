@@ -87,153 +87,103 @@ extension BackoffModel {
         try Data(arpaBytes()).write(to: url, options: .atomic)
     }
 
-    /// Reads an ARPA file.
+    /// Reads an ARPA file (see ``ARPAReader`` for the rules).
     /// - Throws: ``ARPAError`` with the line of the problem, or a file system error.
     public init(arpaFile url: URL) throws {
-        try self.init(arpaText: try String(contentsOf: url, encoding: .utf8))
+        try self.init(arpaBytes: try Data(contentsOf: url))
     }
 
-    /// Parses ARPA text.
-    ///
-    /// Tolerates text before `\data\`, blank lines, spaces or tabs as separators, CRLF line ends and a
-    /// missing `\end\`. An n-gram whose prefix is not listed gets a placeholder entry so that lookups
-    /// still work (SRILM never writes such files, pruning tools sometimes do).
-    ///
-    /// Algorithm: a state machine over trimmed lines. Lines before `\data\` are skipped (a section header there is
-    /// an error); inside it each line must be `ngram k=COUNT` for the next k; `\n-grams:` (n declared) starts
-    /// section n; `\end\` ends reading. In section n a line is `logprob w1 … wn [backoff]`. A unigram takes the next
-    /// word id (or keeps its own) and its row in the first table. A longer n-gram walks its prefix chain order by
-    /// order through `key(parent:word:)`, adding a row with log probability NaN for a prefix not yet listed, stores
-    /// its values in the order-n row and marks its (n−1)-word prefix as a history; a row with a backoff field is one
-    /// too. Finally each section's line count must equal its declared count.
-    /// - Throws: ``ARPAError`` for a missing header, a malformed line, a word that is not a unigram,
-    ///   or section sizes that do not match the header.
+    /// Parses ARPA text (see ``ARPAReader`` for the rules).
     public init(arpaText: String) throws {
-        var declared: [Int] = []
+        try self.init(arpaBytes: arpaText.utf8)
+    }
+
+    /// Builds the model from what ``ARPAReader`` reads.
+    ///
+    /// An n-gram whose prefix is not listed gets a placeholder entry so that lookups still work (SRILM never writes
+    /// such files, pruning tools sometimes do); a repeated n-gram keeps its last values.
+    ///
+    /// Algorithm: a unigram takes the next word id (or keeps its own) and its row in the first table. A longer n-gram
+    /// walks its prefix chain order by order through `key(parent:word:)`, adding a row with log probability NaN for a
+    /// prefix not yet listed, stores its values in the order-n row and marks its (n−1)-word prefix as a history; a
+    /// row with a backoff field is one too.
+    /// - Throws: ``ARPAError`` for anything the reader refuses, or a word that is not a unigram.
+    init(arpaBytes: some Sequence<UInt8>) throws {
+        var declaredOrder = 0
         var words: [String] = []
         var wordIDs: [String: Int32] = [:]
         var levels: [Level] = []
-        var section = 0  // 0: before \data\, -1: in \data\, n: in \n-grams:
-        var seen: [Int] = []
-        var lineNumber = 0
-        var finished = false
-        for rawLine in arpaText.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            lineNumber += 1
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || finished { continue }
-            if line == "\\data\\" {
-                section = -1
-                continue
-            }
-            if line == "\\end\\" {
-                finished = true
-                continue
-            }
-            if line.hasPrefix("\\") && line.hasSuffix("-grams:") {
-                guard section != 0 else { throw ARPAError(line: lineNumber, message: "section before \\data\\") }
-                let number = line.dropFirst().dropLast("-grams:".count)
-                guard let n = Int(number), n >= 1, n <= declared.count else {
-                    throw ARPAError(line: lineNumber, message: "section \(line) is not declared in \\data\\")
-                }
-                section = n
-                while levels.count < n {
-                    levels.append(Level())
-                    seen.append(0)
-                }
-                continue
-            }
-            switch section {
-            case 0:
-                continue
-            case -1:
-                guard line.hasPrefix("ngram "), let equals = line.firstIndex(of: "="),
-                    let n = Int(
-                        line[line.index(line.startIndex, offsetBy: 6)..<equals].trimmingCharacters(in: .whitespaces)),
-                    let count = Int(line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)),
-                    n == declared.count + 1
-                else {
-                    throw ARPAError(
-                        line: lineNumber, message: "expected `ngram \(declared.count + 1)=COUNT`, found \(line)")
-                }
-                declared.append(count)
-            default:
-                let n = section
-                let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-                guard fields.count == n + 1 || fields.count == n + 2, let logProb = Double(fields[0]) else {
-                    throw ARPAError(
-                        line: lineNumber, message: "expected `logprob w1 … w\(n) [backoff]`, found \(line)")
-                }
-                var backoff = 0.0
-                if fields.count == n + 2 {
-                    guard let value = Double(fields[n + 1]) else {
-                        throw ARPAError(line: lineNumber, message: "backoff weight \(fields[n + 1]) is not a number")
+        try ARPAReader.withTerminatedBytes(arpaBytes) { buffer in
+            try ARPAReader.read(
+                buffer,
+                declared: { counts in
+                    declaredOrder = counts.count
+                    levels = Array(repeating: Level(), count: counts.count)
+                },
+                gram: { gram, text in
+                    let gramWords = gram.words.map(text)
+                    let backoff = gram.backoff ?? 0
+                    if gram.order == 1 {
+                        let id: Int32
+                        if let existing = wordIDs[gramWords[0]] {
+                            id = existing
+                        } else {
+                            id = Int32(words.count)
+                            words.append(gramWords[0])
+                            wordIDs[gramWords[0]] = id
+                            levels[0].append(parent: -1, word: id)
+                        }
+                        levels[0].set(Int(id), logProb: gram.logProb, backoff: backoff, isHistory: gram.backoff != nil)
+                        return
                     }
-                    backoff = value
-                }
-                seen[n - 1] += 1
-                let gramWords = fields[1...n].map(String.init)
-                if n == 1 {
-                    let id: Int32
-                    if let existing = wordIDs[gramWords[0]] {
-                        id = existing
-                    } else {
-                        id = Int32(words.count)
-                        words.append(gramWords[0])
-                        wordIDs[gramWords[0]] = id
-                        levels[0].parents.append(-1)
-                        levels[0].words.append(id)
-                        levels[0].logProbs.append(.nan)
-                        levels[0].backoffs.append(0)
-                        levels[0].isHistory.append(false)
+                    var ids: [Int32] = []
+                    for word in gramWords {
+                        guard let id = wordIDs[word] else {
+                            throw ARPAError(line: gram.line, message: "word \(word) is not in the 1-grams")
+                        }
+                        ids.append(id)
                     }
-                    levels[0].logProbs[Int(id)] = logProb
-                    levels[0].backoffs[Int(id)] = backoff
-                    levels[0].isHistory[Int(id)] = fields.count == n + 2
-                    continue
-                }
-                var ids: [Int32] = []
-                for word in gramWords {
-                    guard let id = wordIDs[word] else {
-                        throw ARPAError(line: lineNumber, message: "word \(word) is not in the 1-grams")
+                    // Walk (and if needed create) the prefix chain.
+                    var parent = ids[0]
+                    for level in 1..<gram.order {
+                        let key = BackoffModel.key(parent: parent, word: ids[level])
+                        let entry: Int32
+                        if let existing = levels[level].index[key] {
+                            entry = existing
+                        } else {
+                            entry = levels[level].append(parent: parent, word: ids[level])
+                            levels[level].index[key] = entry
+                        }
+                        if level == gram.order - 1 {
+                            levels[level].set(
+                                Int(entry), logProb: gram.logProb, backoff: backoff, isHistory: gram.backoff != nil)
+                        }
+                        parent = entry
                     }
-                    ids.append(id)
-                }
-                // Walk (and if needed create) the prefix chain.
-                var parent = ids[0]
-                for level in 1..<n {
-                    let key = BackoffModel.key(parent: parent, word: ids[level])
-                    let entry: Int32
-                    if let existing = levels[level].index[key] {
-                        entry = existing
-                    } else {
-                        entry = Int32(levels[level].words.count)
-                        levels[level].index[key] = entry
-                        levels[level].parents.append(parent)
-                        levels[level].words.append(ids[level])
-                        levels[level].logProbs.append(.nan)
-                        levels[level].backoffs.append(0)
-                        levels[level].isHistory.append(false)
-                    }
-                    if level == n - 1 {
-                        levels[level].logProbs[Int(entry)] = logProb
-                        levels[level].backoffs[Int(entry)] = backoff
-                        levels[level].isHistory[Int(entry)] = fields.count == n + 2
-                    }
-                    parent = entry
-                }
-                levels[n - 2].isHistory[Int(levels[n - 1].parents[Int(parent)])] = true
-            }
+                    levels[gram.order - 2].isHistory[Int(levels[gram.order - 1].parents[Int(parent)])] = true
+                })
         }
-        guard !declared.isEmpty else { throw ARPAError(line: nil, message: "no \\data\\ header") }
-        while levels.count < declared.count {
-            levels.append(Level())
-            seen.append(0)
-        }
-        for (index, count) in declared.enumerated() where seen[index] != count {
-            throw ARPAError(
-                line: nil, message: "\\data\\ declares \(count) \(index + 1)-grams but the section has \(seen[index])")
-        }
-        self.init(order: declared.count, words: words, levels: levels)
+        self.init(order: declaredOrder, words: words, levels: levels)
+    }
+}
+
+extension BackoffModel.Level {
+    /// Adds a row for `word` under `parent`, present only as a prefix until its own line sets it; its index.
+    @discardableResult
+    mutating func append(parent: Int32, word: Int32) -> Int32 {
+        parents.append(parent)
+        words.append(word)
+        logProbs.append(.nan)
+        backoffs.append(0)
+        isHistory.append(false)
+        return Int32(words.count - 1)
+    }
+
+    /// Sets a listed row's values.
+    mutating func set(_ row: Int, logProb: Double, backoff: Double, isHistory: Bool) {
+        logProbs[row] = logProb
+        backoffs[row] = backoff
+        self.isHistory[row] = isHistory
     }
 }
 

@@ -175,38 +175,25 @@ extension TrigramTables {
     /// - Throws: ``ARPAError`` naming the line of anything malformed, an order above 3, or an n-gram
     ///   whose words are not unigrams.
     public init(arpaFile url: URL) throws {
-        guard var bytes = try? [UInt8](Data(contentsOf: url)) else {
+        guard let data = try? Data(contentsOf: url) else {
             throw ARPAError(line: nil, message: "cannot read \(url.path)")
         }
-        bytes.append(0)
-        self = try bytes.withUnsafeBufferPointer { buffer in try Self.parse(buffer) }
+        self = try ARPAReader.withTerminatedBytes(data) { buffer in try Self.parse(buffer) }
     }
 
     /// Reads ARPA text (for tests and small models).
     public init(arpaText: String) throws {
-        var bytes = Array(arpaText.utf8)
-        bytes.append(0)
-        self = try bytes.withUnsafeBufferPointer { buffer in try Self.parse(buffer) }
+        self = try ARPAReader.withTerminatedBytes(arpaText.utf8) { buffer in try Self.parse(buffer) }
     }
 
-    /// Parses ARPA bytes followed by one NUL byte, which stops `strtod` at the end of the last number.
+    /// Builds the tables from what ``ARPAReader`` reads of `buffer` (ARPA bytes followed by one NUL).
     ///
-    /// Algorithm: one pass over lines (LF ends a line; spaces, tabs and CR separate tokens; blank lines are skipped). A
-    /// first token starting with `\` switches section: `\data\` to the header, `\n-grams:` to order n (1–3, declared),
-    /// `\end\` to skipping lines; any other marker throws. The header's `ngram k=COUNT` lines come for k = 1, 2, ….
-    /// A unigram takes the next word id (a repeat throws); a bigram is kept as the key u << 32 | v, a trigram as its
-    /// history key and w, each with its numbers (no backoff field: 0). After the counts are checked against the header,
+    /// Algorithm: a unigram takes the next word id (a repeat throws); a bigram is kept as the key u << 32 | v, a
+    /// trigram as its history key and w, each with its numbers (no backoff field: 0; a trigram's is ignored). Then
     /// bigrams are sorted by key unless already in order (a repeat throws), `bigramStart` = prefix sums of counts per
     /// u; each trigram's history entry is found by binary search (absent: throws), trigrams are sorted by (entry, w)
     /// unless already in order, and `trigramStart` = prefix sums of counts per entry.
     private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws -> TrigramTables {
-        let base = buffer.baseAddress!
-        let end = buffer.count - 1
-        var position = 0
-        var lineNumber = 0
-        var declared: [Int] = []
-        var section = 0  // 0 header, n for \n-grams:, -1 after \end\
-
         var words: [String] = []
         var wordIDs: [String: Int32] = [:]
         var unigramProb: [Float] = []
@@ -219,104 +206,57 @@ extension TrigramTables {
         var trigramWord: [Int32] = []
         var trigramProb: [Float] = []
 
-        func fail(_ message: String) -> ARPAError { ARPAError(line: lineNumber, message: message) }
-
-        while position < end {
-            var lineEnd = position
-            while lineEnd < end && base[lineEnd] != 10 { lineEnd += 1 }
-            lineNumber += 1
-            defer { position = lineEnd + 1 }
-            // Tokens split on spaces and tabs.
-            var tokens: [Range<Int>] = []
-            var index = position
-            while index < lineEnd {
-                while index < lineEnd && (base[index] == 32 || base[index] == 9 || base[index] == 13) { index += 1 }
-                let tokenStart = index
-                while index < lineEnd && base[index] != 32 && base[index] != 9 && base[index] != 13 { index += 1 }
-                if index > tokenStart { tokens.append(tokenStart..<index) }
-            }
-            guard let first = tokens.first else { continue }
-            func text(_ range: Range<Int>) -> String {
-                String(decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), as: UTF8.self)
-            }
-            func number(_ range: Range<Int>) throws -> Float {
-                var stop: UnsafeMutablePointer<CChar>?
-                let start = UnsafeMutableRawPointer(mutating: base + range.lowerBound).assumingMemoryBound(
-                    to: CChar.self)
-                let value = strtod(start, &stop)
-                guard let stop, stop == start + range.count else { throw fail("'\(text(range))' is not a number") }
-                return Float(value)
-            }
-            if base[first.lowerBound] == UInt8(ascii: "\\") {
-                let marker = text(first)
-                if marker == "\\data\\" {
-                    section = 0
-                } else if marker == "\\end\\" {
-                    section = -1
-                } else if marker.hasSuffix("-grams:"), let n = Int(marker.dropFirst().dropLast(7)) {
-                    guard n >= 1, n <= 3 else { throw fail("order \(n) is above 3; only trigram models are merged") }
-                    guard n <= declared.count else { throw fail("section \(marker) is not declared in \\data\\") }
-                    section = n
-                    if n == 2 {
-                        bigramKeys.reserveCapacity(declared[1])
-                        bigramProb.reserveCapacity(declared[1])
-                        bigramBackoff.reserveCapacity(declared[1])
-                    } else if n == 3 {
-                        trigramHistory.reserveCapacity(declared[2])
-                        trigramWord.reserveCapacity(declared[2])
-                        trigramProb.reserveCapacity(declared[2])
+        try ARPAReader.read(
+            buffer, maxOrder: (3, "only trigram models are merged"),
+            declared: { counts in
+                if counts.count > 1 {
+                    bigramKeys.reserveCapacity(counts[1])
+                    bigramProb.reserveCapacity(counts[1])
+                    bigramBackoff.reserveCapacity(counts[1])
+                }
+                if counts.count > 2 {
+                    trigramHistory.reserveCapacity(counts[2])
+                    trigramWord.reserveCapacity(counts[2])
+                    trigramProb.reserveCapacity(counts[2])
+                }
+            },
+            gram: { gram, text in
+                func id(_ range: Range<Int>, _ kind: String) throws -> Int32 {
+                    guard let id = wordIDs[text(range)] else {
+                        throw ARPAError(line: gram.line, message: "a \(kind) word is not a unigram")
                     }
-                } else {
-                    throw fail("unknown section \(marker)")
+                    return id
                 }
-                continue
-            }
-            switch section {
-            case 0:
-                let line = text(position..<lineEnd)
-                if line.hasPrefix("ngram ") {
-                    let parts = line.dropFirst(6).split(separator: "=")
-                    guard parts.count == 2, let n = Int(parts[0].trimmingCharacters(in: .whitespaces)),
-                        let count = Int(parts[1].trimmingCharacters(in: .whitespaces)), n == declared.count + 1
-                    else { throw fail("malformed count line '\(line)'") }
-                    declared.append(count)
+                let grams = gram.words
+                switch gram.order {
+                case 1:
+                    let word = text(grams[grams.startIndex])
+                    guard wordIDs[word] == nil else {
+                        throw ARPAError(line: gram.line, message: "unigram '\(word)' appears twice")
+                    }
+                    wordIDs[word] = Int32(words.count)
+                    words.append(word)
+                    unigramProb.append(Float(gram.logProb))
+                    unigramBackoff.append(Float(gram.backoff ?? 0))
+                case 2:
+                    let (u, v) = (
+                        try id(grams[grams.startIndex], "bigram"), try id(grams[grams.startIndex + 1], "bigram")
+                    )
+                    bigramKeys.append(UInt64(u) << 32 | UInt64(v))
+                    bigramProb.append(Float(gram.logProb))
+                    bigramBackoff.append(Float(gram.backoff ?? 0))
+                default:
+                    let start = grams.startIndex
+                    let (u, v, w) = (
+                        try id(grams[start], "trigram"), try id(grams[start + 1], "trigram"),
+                        try id(grams[start + 2], "trigram")
+                    )
+                    trigramHistory.append(UInt64(u) << 32 | UInt64(v))
+                    trigramWord.append(w)
+                    trigramProb.append(Float(gram.logProb))
                 }
-            case 1:
-                guard tokens.count == 2 || tokens.count == 3 else { throw fail("a unigram line needs 2 or 3 fields") }
-                let word = text(tokens[1])
-                guard wordIDs[word] == nil else { throw fail("unigram '\(word)' appears twice") }
-                wordIDs[word] = Int32(words.count)
-                words.append(word)
-                unigramProb.append(try number(tokens[0]))
-                unigramBackoff.append(tokens.count == 3 ? try number(tokens[2]) : 0)
-            case 2:
-                guard tokens.count == 3 || tokens.count == 4 else { throw fail("a bigram line needs 3 or 4 fields") }
-                guard let u = wordIDs[text(tokens[1])], let v = wordIDs[text(tokens[2])] else {
-                    throw fail("a bigram word is not a unigram")
-                }
-                bigramKeys.append(UInt64(u) << 32 | UInt64(v))
-                bigramProb.append(try number(tokens[0]))
-                bigramBackoff.append(tokens.count == 4 ? try number(tokens[3]) : 0)
-            case 3:
-                guard tokens.count == 4 else { throw fail("a trigram line needs 4 fields") }
-                guard let u = wordIDs[text(tokens[1])], let v = wordIDs[text(tokens[2])],
-                    let w = wordIDs[text(tokens[3])]
-                else { throw fail("a trigram word is not a unigram") }
-                trigramHistory.append(UInt64(u) << 32 | UInt64(v))
-                trigramWord.append(w)
-                trigramProb.append(try number(tokens[0]))
-            default:
-                continue
-            }
-        }
-        guard declared.count >= 1, !words.isEmpty else {
-            throw ARPAError(line: nil, message: "no \\data\\ or unigrams")
-        }
-        let seen = [words.count, bigramKeys.count, trigramWord.count]
-        for (index, count) in declared.enumerated() where seen[index] != count {
-            throw ARPAError(
-                line: nil, message: "\\data\\ declares \(count) \(index + 1)-grams but the section has \(seen[index])")
-        }
+            })
+        guard !words.isEmpty else { throw ARPAError(line: nil, message: "no \\data\\ or unigrams") }
 
         // Bigrams sorted by (u, v).
         var bigramOrder = Array(0..<bigramKeys.count)

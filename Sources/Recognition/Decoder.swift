@@ -522,12 +522,8 @@ enum EngineWords {
     /// noise fillers (`<s>`, `</s>`, `<sil>`, `[NOISE]`, `++NOISE++`).
     static func display(_ word: String) -> String? {
         if word.hasPrefix("<") || word.hasPrefix("[") || word.hasPrefix("++") { return nil }
-        var word = word
-        if word.hasSuffix(")"), let open = word.lastIndex(of: "("), open > word.startIndex {
-            word = String(word[..<open])
-        }
         // A custom model's compound ("albin_counter") is read as its words.
-        return word.replacingOccurrences(of: "_", with: " ")
+        return PronunciationDictionary.baseSpelling(word).replacingOccurrences(of: "_", with: " ")
     }
 
     /// A hypothesis string with fillers dropped and markers stripped.

@@ -247,7 +247,7 @@ enum RecordScanner {
                     path: path, field: field,
                     reason: "line \(line) (utterance '\(id)') holds it as the number \(number); a breakdown groups "
                         + "by a string field such as speaker or condition")
-            case .bool?, .nested?, .strings?:
+            case .bool?, .nested?, .strings?, .mixedList?:
                 throw ScoringError.unusableBreakdownField(
                     path: path, field: field,
                     reason: "line \(line) (utterance '\(id)') holds it as a boolean or nested value; a breakdown "
@@ -460,21 +460,25 @@ enum RecordScanner {
     }
 }
 
-/// A parser for one flat JSON object per line: string keys; string, number, boolean or null values. Nested values
-/// are skipped. Enough for manifests, and much faster than `JSONDecoder` for 100,000 lines.
-struct FlatJSONParser {
-    enum Value {
+/// The one reader of users' JSON lines (transcripts, corpus manifests, the labels of a breakdown): one flat JSON
+/// object per line, string keys; string, number, boolean or null values, lists of strings. Nested values are
+/// skipped. Enough for manifests, and much faster than `JSONDecoder` for 100,000 lines.
+public struct FlatJSONParser {
+    public enum Value: Sendable, Equatable {
         case string(String)
+        /// A number, as written.
         case number(String)
         case bool(Bool)
         case null
         /// A list whose elements are all strings.
         case strings([String])
-        /// Any other list or object.
+        /// A list with an element that is not a string: its position (1-based).
+        case mixedList(firstNonString: Int)
+        /// An object.
         case nested
 
         /// The value as text: strings as they are, numbers as written.
-        var text: String? {
+        public var text: String? {
             switch self {
             case .string(let value), .number(let value): value
             default: nil
@@ -482,8 +486,19 @@ struct FlatJSONParser {
         }
     }
 
-    struct Failure: Error {
-        var reason: String
+    /// Why a line is not a flat JSON object, with the column.
+    public struct Failure: Error, Sendable {
+        public var reason: String
+    }
+
+    /// The object one line holds (without its line end).
+    /// - Throws: ``Failure`` when the line is not one JSON object.
+    public static func object(in line: String) throws(Failure) -> [String: Value] {
+        let parsed = Array(line.utf8).withUnsafeBufferPointer { buffer in
+            var parser = FlatJSONParser(bytes: buffer)
+            return Result { try parser.parseObject() }
+        }
+        return try parsed.mapError { $0 as? Failure ?? Failure(reason: "\($0)") }.get()
     }
 
     let bytes: UnsafeBufferPointer<UInt8>
@@ -512,6 +527,19 @@ struct FlatJSONParser {
         var values: [String] = []
         try parseWhole(open: "[", close: "]", kind: "list") { parser in values.append(try parser.parseString()) }
         return values
+    }
+
+    /// The position (1-based) of the first element of a list that is not a string; 1 when it cannot be told.
+    private mutating func firstNonString() -> Int {
+        var position = 0
+        var found = 1
+        try? parseWhole(open: "[", close: "]", kind: "list") { parser in
+            position += 1
+            if case .string = try parser.parseValue() { return }
+            found = position
+            throw Failure(reason: "found")
+        }
+        return found
     }
 
     mutating func parseObject() throws -> [String: Value] {
@@ -568,6 +596,8 @@ struct FlatJSONParser {
             if bytes[start] == UInt8(ascii: "[") {
                 var list = FlatJSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 if let strings = try? list.parseStringArray() { return .strings(strings) }
+                var elements = FlatJSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                return .mixedList(firstNonString: elements.firstNonString())
             }
             return .nested
         default:

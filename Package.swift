@@ -53,6 +53,8 @@ let package = Package(
 
         // The pipeline.
         .target(name: "Audio", dependencies: ["CSndFile", "CSampleRate"]),
+        // Naming content by its hash, written once: SHA-256 from swift-crypto as lowercase hex.
+        .target(name: "Hashing", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // The engine's one owner: the only module that imports CPocketSphinx (one lock, one log setup,
         // one class per C handle, typed errors naming the call, one interpolation).
         .target(name: "PocketSphinx", dependencies: ["CPocketSphinx"]),
@@ -66,7 +68,7 @@ let package = Package(
         .target(
             name: "LanguageModel",
             dependencies: [
-                "TrainingData", "NGram", "PocketSphinx", "CFliteG2P",
+                "TrainingData", "NGram", "PocketSphinx", "CFliteG2P", "Hashing",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -75,12 +77,13 @@ let package = Package(
         .target(
             name: "Recognition",
             dependencies: [
-                "Audio", "PocketSphinx", "Results", "Scoring", .product(name: "Crypto", package: "swift-crypto"),
+                "Audio", "PocketSphinx", "Results", "Scoring", "Hashing",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
 
         .target(name: "Scoring"),
-        .target(name: "Results", dependencies: ["Scoring"], exclude: ["SCHEMA.md"]),
+        .target(name: "Results", dependencies: ["Scoring", "Hashing"], exclude: ["SCHEMA.md"]),
         .target(name: "Reporting", dependencies: ["Results", "Scoring"]),
         .target(
             name: "Gate",
@@ -89,7 +92,7 @@ let package = Package(
             name: "Runner",
             dependencies: [
                 "Corpus", "TrainingData", "NGram", "LanguageModel", "Recognition", "Scoring", "Results", "StrictYAML",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "Hashing", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -107,8 +110,8 @@ let package = Package(
         .target(
             name: "Tuning",
             dependencies: [
-                "Audio", "Corpus", "LanguageModel", "Recognition", "Results", "Runner", "Scoring", "TrainingData",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "Audio", "Corpus", "Hashing", "LanguageModel", "Recognition", "Results", "Runner", "Scoring",
+                "TrainingData",
             ]
         ),
 
@@ -142,6 +145,7 @@ let package = Package(
             name: "RunnerTestSupport", dependencies: ["Results", "Runner", "GambitTestSupport"],
             path: "Tests/Support/RunnerTestSupport"),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "GambitTestSupport"]),
+        .testTarget(name: "HashingTests", dependencies: ["Hashing"]),
         .testTarget(name: "PocketSphinxTests", dependencies: ["PocketSphinx", "GambitTestSupport"]),
         .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "Audio", "Results", "GambitTestSupport"]),
         .testTarget(name: "TrainingDataTests", dependencies: ["TrainingData"]),

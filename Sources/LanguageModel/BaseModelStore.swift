@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import Hashing
 import NGram
 import Synchronization
 
@@ -30,7 +30,7 @@ public enum BaseModelStore {
         guard let data = try? Data(contentsOf: languageModel, options: .alwaysMapped) else {
             throw .unreadable(path: languageModel.path, reason: "no such base language model file")
         }
-        let fingerprint = hex(SHA256.hash(data: data))
+        let fingerprint = ContentHash.sha256Hex(data)
         if let cached = loaded.withLock({ $0[fingerprint] }) {
             return Load(ngrams: cached, fingerprint: fingerprint, seconds: clock.lap(), fromCache: true)
         }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Hashing
 import NGram
 import PocketSphinx
 import TrainingData
@@ -595,7 +596,7 @@ public final class LanguageModelCompiler {
         encoder.outputFormatting = .sortedKeys
         hasher.update(data: (try? encoder.encode(options)) ?? Data())
         hasher.update(data: Data("\(PreparedModel.compilerVersion)|\(base.acousticModelFingerprint)".utf8))
-        return hex(hasher.finalize())
+        return ContentHash.hex(hasher.finalize())
     }
 }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Hashing
 import NGram
 import TrainingData
 
@@ -139,10 +140,6 @@ public struct PreparedArtifact: Sendable, Hashable {
             hasher.update(data: Data("\(url.lastPathComponent):\(data.count)\n".utf8))
             hasher.update(data: data)
         }
-        return hex(hasher.finalize())
+        return ContentHash.hex(hasher.finalize())
     }
-}
-
-func hex<Digest: Sequence>(_ digest: Digest) -> String where Digest.Element == UInt8 {
-    digest.map { String(format: "%02x", $0) }.joined()
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Hashing
 
 /// The files that make up a PocketSphinx model for one locale: acoustic model folder, base language
 /// model and pronunciation dictionary.
@@ -80,6 +81,6 @@ public struct AcousticModel: Sendable, Hashable, Codable {
                 hasher.update(data: data)
             }
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return ContentHash.hex(hasher.finalize())
     }
 }

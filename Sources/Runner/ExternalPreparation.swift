@@ -1,6 +1,6 @@
-import Crypto
 import Foundation
 import Glibc
+import Hashing
 import Recognition
 import Results
 import TrainingData
@@ -192,6 +192,6 @@ extension Runner {
     }
 
     static func sha256(data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        ContentHash.sha256Hex(data)
     }
 }

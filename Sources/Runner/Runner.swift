@@ -1,7 +1,7 @@
 import Corpus
-import Crypto
 import Foundation
 import Glibc
+import Hashing
 import LanguageModel
 import Recognition
 import Results
@@ -608,6 +608,6 @@ public final class Runner {
     }
 
     static func sha256(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        ContentHash.sha256Hex(Data(text.utf8))
     }
 }

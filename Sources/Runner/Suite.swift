@@ -1,6 +1,6 @@
 import Corpus
-import Crypto
 import Foundation
+import Hashing
 import LanguageModel
 import NGram
 import Recognition
@@ -238,7 +238,7 @@ public struct Suite: Sendable, Equatable {
         } catch {
             throw RunnerError.invalidSuite(path: url.path, line: node.mark?.line, message: "\(error)")
         }
-        let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        let digest = ContentHash.sha256Hex(data)
         return try SuiteReader(url: url, rootLine: node.mark?.line).suite(file, contentHash: digest)
     }
 

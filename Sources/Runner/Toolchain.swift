@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import Hashing
 import LanguageModel
 import Recognition
 import Scoring
@@ -66,10 +66,10 @@ public final class Toolchain {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let optionBytes = (try? encoder.encode(options.normalized)) ?? Data()
-        let digest = SHA256.hash(data: Data(training.standardizedFileURL.path.utf8) + optionBytes)
+        let digest = ContentHash.sha256(Data(training.standardizedFileURL.path.utf8) + optionBytes)
         let name = training.deletingPathExtension().lastPathComponent
         return cacheFolder.appendingPathComponent("prepared")
-            .appendingPathComponent("\(name)-\(digest.prefix(6).map { String(format: "%02x", $0) }.joined())")
+            .appendingPathComponent("\(name)-\(ContentHash.hex(digest.prefix(6)))")
     }
 
     /// Prepares a training file into the cache (or `output`) and returns the artifact.

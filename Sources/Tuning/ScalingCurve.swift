@@ -1,7 +1,7 @@
 import Audio
 import Corpus
-import Crypto
 import Foundation
+import Hashing
 import LanguageModel
 import Recognition
 import Results
@@ -34,7 +34,7 @@ public struct ScalingCurve: Sendable {
                 && !excluded.contains(word) && dictionary.contains(word)
         }
         func rank(_ word: String) -> String {
-            SHA256.hash(data: Data(word.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+            ContentHash.hex(ContentHash.sha256(Data(word.utf8)).prefix(8))
         }
         let chosen = candidates.map { (rank($0), $0) }.sorted { $0 < $1 }.prefix(count).map(\.1)
         guard chosen.count == count else {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Hashing
 
 /// How an external recognizer is customized, as Apple's `prepareCustomLanguageModel` customizes its own: a
 /// prepare command run once per variant, before any decode, that turns the variant's training data into an
@@ -189,6 +190,6 @@ public struct ExternalCustomization: Sendable, Hashable, Codable {
             hasher.update(data: (try? Data(contentsOf: url)) ?? Data("unreadable".utf8))
             hasher.update(data: Data([0]))
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return ContentHash.hex(hasher.finalize())
     }
 }

@@ -1,6 +1,6 @@
 import Audio
-import Crypto
 import Foundation
+import Hashing
 import Results
 
 /// One utterance to decode under one system, as sent to a worker process (one JSON line).
@@ -72,7 +72,7 @@ extension WorkRequest {
     }
 
     private static func sha256(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        ContentHash.sha256Hex(data)
     }
 }
 

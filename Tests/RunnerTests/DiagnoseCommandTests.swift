@@ -59,6 +59,7 @@ struct DiagnoseCommandTests {
         variants:
           - {name: openings, training: openings.yaml, weight: \(weight)}
         modes: [baseline, customized]
+        streaming: {utterances: 0, chunkMilliseconds: 100}
         """.write(to: suite, atomically: true, encoding: .utf8)
         return suite
     }

@@ -20,7 +20,7 @@ struct GateEndToEndTests {
 
     @Test("A weight that turns general speech into chess words fails the gate; an unchanged rerun passes")
     func regressionFails() throws {
-        let good = try MiniSuite(weight: 0.3)
+        let good = try MiniSuite(weight: 0.3, streaming: true)
         _ = try good.run(output: "base")
         let baseline = Runner.resultsFile(in: good.folder.appendingPathComponent("base"))
 
@@ -30,7 +30,7 @@ struct GateEndToEndTests {
         #expect(passStatus == 0, "\(passOutput)")
 
         // Nearly all weight on a custom model with no background mass: general speech becomes chess words.
-        let bad = try MiniSuite(weight: 0.999, backgroundMass: 0)
+        let bad = try MiniSuite(weight: 0.999, backgroundMass: 0, streaming: true)
         let worse = try bad.run(output: "worse")
         let before = try RunResults.load(from: baseline)
         let generalBefore = try #require(before.system(corpus: "general", mode: .customized, variant: "chess-seed"))

@@ -12,7 +12,7 @@ import Testing
 struct RunnerTests {
     @Test("A run decodes every corpus with and without customization and measures the gain")
     func endToEnd() throws {
-        let suite = try MiniSuite(oracle: true)
+        let suite = try MiniSuite(oracle: true, streaming: true)
         let results = try suite.run()
         let baseline = try #require(results.system(corpus: "chess", mode: .baseline))
         let customized = try #require(results.system(corpus: "chess", mode: .customized, variant: "chess-seed"))
@@ -52,7 +52,7 @@ struct RunnerTests {
 
     @Test("gambit run --plan prints what a run would decode, per corpus and stage, and writes no output")
     func planThroughTheCLI() throws {
-        let suite = try MiniSuite(oracle: true)
+        let suite = try MiniSuite(oracle: true, streaming: true)
         let output = suite.folder.appendingPathComponent("planned")
         let cache = suite.folder.appendingPathComponent("cache").path
         let text = try TestSupport.gambit(
@@ -131,7 +131,7 @@ struct RunnerTests {
 
     @Test("Killing a run with SIGKILL and running again gives the results of an uninterrupted run")
     func resumeAfterKill() throws {
-        let suite = try MiniSuite()
+        let suite = try MiniSuite(streaming: true)
         let reference = try suite.run(output: "reference")
         let work = reference.systems.reduce(0) { $0 + $1.utterances.count }
         let output = suite.folder.appendingPathComponent("killed")
@@ -154,7 +154,7 @@ struct RunnerTests {
 
     @Test("A journal append that fails half-way stops the run, leaves whole lines only, and the next run resumes")
     func journalWriteFailure() throws {
-        let suite = try MiniSuite()
+        let suite = try MiniSuite(streaming: true)
         let reference = try suite.run(output: "reference")
         let journal = suite.folder.appendingPathComponent("full/.gambit/journal.jsonl")
         let error = try #require(throws: JournalError.self) { try suite.run(output: "full", failJournalAfterLines: 3) }

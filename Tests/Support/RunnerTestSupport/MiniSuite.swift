@@ -22,9 +22,13 @@ public struct MiniSuite {
     ///   - extra: More suite YAML, appended at the end (e.g. a `recognizers:` list).
     ///   - biasingLists: Give every chess line (the broken one too) the biasing list albin, winawer, gambit,
     ///     najdorf as its `boosted`.
+    ///   - streaming: Also stream 2 utterances of each corpus in 100 ms chunks, for the tests of latency and of
+    ///     the run's own mechanics; off, a run decodes a third less (streaming in chunks costs twice a batch
+    ///     decode).
     public init(
         weight: Double = 0.5, backgroundMass: Double? = nil, mix: String? = nil, badAudio: Bool = false,
-        oracle: Bool = false, modes: [String]? = nil, extra: String = "", biasingLists: Bool = false
+        oracle: Bool = false, modes: [String]? = nil, extra: String = "", biasingLists: Bool = false,
+        streaming: Bool = false
     ) throws {
         folder = try TestSupport.temporaryDirectory("suite")
         let audio = folder.appendingPathComponent("audio")
@@ -89,7 +93,7 @@ public struct MiniSuite {
         variants:
           - {name: chess-seed, training: chess.yaml, weight: \(weight)\(backgroundMass.map { ", backgroundMass: \($0)" } ?? "")\(mix.map { ", mix: \($0)" } ?? "")}
         modes: [\((modes ?? ["baseline", "customized"] + (oracle ? ["oracle"] : [])).joined(separator: ", "))]
-        streaming: {utterances: 2, chunkMilliseconds: 100}
+        streaming: {utterances: \(streaming ? 2 : 0), chunkMilliseconds: 100}
         \(extra)
         """.write(to: suiteFile, atomically: true, encoding: .utf8)
     }

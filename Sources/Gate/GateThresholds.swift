@@ -193,13 +193,39 @@ extension GateThresholds {
         }
         let thresholds: GateThresholds
         do {
-            thresholds = try YAMLDecoder().decode(GateThresholds.self, from: Yams.serialize(node: section))
+            // Decoded from the composed node itself, which keeps each value's line.
+            thresholds = try YAMLDecoder().decode(GateThresholds.self, from: section)
         } catch {
-            throw GateThresholdsError(path: url.path, line: section.mark?.line, message: "\(error)")
+            throw GateThresholdsError(
+                path: url.path, line: line(of: error, in: section) ?? section.mark?.line, message: "\(error)")
         }
         // Negative limits are ``problems``, which the gate reports as bad input with every one listed.
         return thresholds
     }
+}
+
+/// The line of the value a decoding error names (its coding path walked through `node`), when it has one.
+private func line(of error: any Error, in node: Node) -> Int? {
+    let path: [any CodingKey]
+    switch error as? DecodingError {
+    case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .dataCorrupted(let context)?:
+        path = context.codingPath
+    case .keyNotFound(_, let context)?:
+        path = context.codingPath
+    default:
+        return nil
+    }
+    var current = node
+    for key in path {
+        if let index = key.intValue, let sequence = current.sequence, index < sequence.count {
+            current = sequence[index]
+        } else if let value = current.mapping?[key.stringValue] {
+            current = value
+        } else {
+            break
+        }
+    }
+    return current.mark?.line
 }
 
 /// A thresholds file that cannot be used.

@@ -42,6 +42,19 @@ struct ThresholdsFileTests {
         #expect(error.message.contains(message), "\(error)")
     }
 
+    @Test(
+        "A value of the wrong type is an error at its own line, not the section's", arguments: ["t.yaml", "suite.yaml"])
+    func wrongTypeLine(name: String) throws {
+        let body = "wer:\n  maxIncrease: 1\nantiContextWER:\n  requireSignificance: true\n  maxIncrease: lots\n"
+        let text =
+            name == "suite.yaml"
+            ? "name: s\ncorpora: []\ngate:\n" + body.split(separator: "\n").map { "  \($0)\n" }.joined() : body
+        let error = try #require(throws: GateThresholdsError.self) {
+            try GateThresholds.load(from: try file(name, text))
+        }
+        #expect(error.line == (name == "suite.yaml" ? 8 : 5), "\(error)")
+    }
+
     @Test("Known keys load in YAML, JSON and a suite's gate section; a suite without one gives the defaults")
     func knownKeys() throws {
         let yaml = try GateThresholds.load(

@@ -27,15 +27,7 @@ struct ModelCacheTests {
         let cache = ModelCache(folder: folder)
         // A private training file prepared into the same cache, as another suite's variant would be.
         let other = suite.folder.appendingPathComponent("private.yaml")
-        try """
-        locale: en-US
-        identifier: com.example.contacts
-        version: "1"
-        private: true
-        phrases:
-          - {phrase: "call siobhan okonkwo", count: 10}
-
-        """.write(to: other, atomically: true, encoding: .utf8)
+        try MiniSuite.privateContacts.write(to: other, atomically: true, encoding: .utf8)
         _ = try Toolchain(cacheFolder: folder).prepare(other)
 
         let entries = cache.entries()

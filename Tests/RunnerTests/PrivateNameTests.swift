@@ -29,17 +29,6 @@ private func privatelyNamed(chess: String = "chess") -> RunResults {
 /// A suite named after a contact, as a user might name it: `siobhan-suite`, with the corpus `calls-siobhan` and the
 /// variant `siobhan-full`, whose private data says "call siobhan okonkwo". Its one utterance's audio is not audio:
 /// a plan never reads it, and a run fails it at once, without decoding anything.
-/// Private training data that names a contact, as the private suite and the cache tests use it.
-private let privateContacts = """
-    locale: en-US
-    identifier: com.example.contacts
-    version: "1"
-    private: true
-    phrases:
-      - {phrase: "call siobhan okonkwo", count: 10}
-
-    """
-
 private func privateSuite() throws -> URL {
     let folder = try TestSupport.temporaryDirectory("private-suite")
     try FileManager.default.createDirectory(
@@ -47,7 +36,7 @@ private func privateSuite() throws -> URL {
     try Data("not audio".utf8).write(to: folder.appendingPathComponent("audio/call-siobhan.wav"))
     try (#"{"id": "call-siobhan", "audio": "audio/call-siobhan.wav", "text": "call siobhan okonkwo"}"# + "\n")
         .write(to: folder.appendingPathComponent("calls.jsonl"), atomically: true, encoding: .utf8)
-    try privateContacts.write(
+    try MiniSuite.privateContacts.write(
         to: folder.appendingPathComponent("siobhan-contacts.yaml"), atomically: true, encoding: .utf8)
     let suite = folder.appendingPathComponent("siobhan-suite.yaml")
     try """
@@ -219,7 +208,7 @@ struct PrivateNameTests {
         let folder = try TestSupport.temporaryDirectory("private-cache")
         let cacheFolder = folder.appendingPathComponent("cache")
         let training = folder.appendingPathComponent("siobhan-contacts.yaml")
-        try privateContacts.write(to: training, atomically: true, encoding: .utf8)
+        try MiniSuite.privateContacts.write(to: training, atomically: true, encoding: .utf8)
         let plain = folder.appendingPathComponent("okonkwo-notes.yaml")
         try """
         locale: en-US

@@ -8,14 +8,25 @@ import Tuning
 
 @Suite("Tuning against the budget", .serialized)
 struct SweepTests {
+    /// A sweep of `suite` with `options`, its models in the suite's own cache; with `workerProcesses`, decoded by two
+    /// worker processes, as `gambit sweep` does.
+    static func sweep(_ suite: MiniSuite, _ options: SweepOptions, workerProcesses: Bool = false) throws -> Sweep {
+        var options = options
+        if workerProcesses {
+            options.workerExecutable = MiniSuite.executable
+            options.workers = 2
+        }
+        return Sweep(
+            suite: try Suite.load(suite.suiteFile), options: options,
+            toolchain: Toolchain(cacheFolder: suite.folder.appendingPathComponent("cache")))
+    }
+
     @Test("A sweep rescores every grid point on dev, confirms some by decoding, and judges its pick on test")
     func sweep() throws {
         let suite = try MiniSuite()
         let options = SweepOptions(
             weights: [0.3, 0.7], phraseScales: [0.1, 1], templateScales: [0.01, 1], budgets: [nil, 500], confirm: 2)
-        let sweep = Sweep(
-            suite: try Suite.load(suite.suiteFile), options: options,
-            toolchain: Toolchain(cacheFolder: suite.folder.appendingPathComponent("cache")))
+        let sweep = try Self.sweep(suite, options)
         let (results, cost, recommended) = try sweep.run()
         #expect(results.split == "dev")
         #expect(results.points.count == 17, "2 × 2 × 2 × 2 grid plus the shipped setting (weight 0.5, unscaled)")
@@ -53,13 +64,8 @@ struct SweepTests {
     )
     func mergedSweep() throws {
         let suite = try MiniSuite(mix: "merged")
-        var options = SweepOptions(phraseScales: [1], templateScales: [1], confirm: 1)
-        // Decoded by two worker processes, as `gambit sweep` does.
-        options.workerExecutable = MiniSuite.executable
-        options.workers = 2
-        let sweep = Sweep(
-            suite: try Suite.load(suite.suiteFile), options: options,
-            toolchain: Toolchain(cacheFolder: suite.folder.appendingPathComponent("cache")))
+        let options = SweepOptions(phraseScales: [1], templateScales: [1], confirm: 1)
+        let sweep = try Self.sweep(suite, options, workerProcesses: true)
         let (results, _, _) = try sweep.run()
         #expect(results.mix == "merged")
         // Each λ is decoded in full (rescoring a lattice made at one λ misjudges another).
@@ -116,14 +122,10 @@ struct SweepTests {
     @Test("The scaling curve adds distractor terms nobody says and decodes the dev split at each size")
     func scaling() throws {
         let suite = try MiniSuite()
-        var options = SweepOptions(
+        let options = SweepOptions(
             weights: [0.5], phraseScales: [1], templateScales: [1], confirm: 0,
             scaling: ScalingCurve(termCounts: [0, 300]))
-        options.workerExecutable = MiniSuite.executable
-        options.workers = 2
-        let sweep = Sweep(
-            suite: try Suite.load(suite.suiteFile), options: options,
-            toolchain: Toolchain(cacheFolder: suite.folder.appendingPathComponent("cache")))
+        let sweep = try Self.sweep(suite, options, workerProcesses: true)
         let (results, _, _) = try sweep.run()
         let points = try #require(results.scaling)
         #expect(points.map(\.distractors) == [0, 300])

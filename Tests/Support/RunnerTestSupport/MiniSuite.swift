@@ -98,6 +98,17 @@ public struct MiniSuite {
         """.write(to: suiteFile, atomically: true, encoding: .utf8)
     }
 
+    /// Private training data that names a contact ("call siobhan okonkwo"), as the privacy and cache tests use it.
+    public static let privateContacts = """
+        locale: en-US
+        identifier: com.example.contacts
+        version: "1"
+        private: true
+        phrases:
+          - {phrase: "call siobhan okonkwo", count: 10}
+
+        """
+
     /// The `gambit` executable built beside this test bundle.
     public static var executable: URL { TestSupport.gambitExecutable }
 

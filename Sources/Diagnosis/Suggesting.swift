@@ -33,8 +33,9 @@ extension VariantExamination {
             (term.missed[.acoustics] ?? 0) + (term.missed[.unpronounceable] ?? 0) > 0
         }
         if !pronounced.isEmpty {
-            let search = try PronunciationSearch(model: toolchain.model, vocabulary: custom.vocabulary)
             let dictionary = try toolchain.compiler.dictionary()
+            let search = try PronunciationSearch(
+                model: toolchain.model, vocabulary: custom.vocabulary, dictionary: dictionary)
             let vocabulary = try PronunciationDictionary(contentsOf: custom.vocabulary)
             // An utterance that says several terms is read once (nil: it could not be).
             var clips: [URL: [Int16]?] = [:]

@@ -25,26 +25,28 @@ public final class PronunciationSearch {
     /// The words the alignment may say besides the candidates: the base dictionary and the variant's vocabulary.
     private let vocabulary: URL?
     private var phoneDecoder: Decoder?
-    /// The words of the base dictionary and the vocabulary (read once): what an alignment may say besides the
-    /// candidates.
-    private lazy var knownWords: Set<String> = {
-        var words = Set((try? PronunciationDictionary(contentsOf: model.dictionary))?.words ?? [])
-        if let vocabulary, let extra = try? PronunciationDictionary(contentsOf: vocabulary) {
-            words.formUnion(extra.words)
-        }
-        return words
-    }()
+    /// The words of the base dictionary and the vocabulary: what an alignment may say besides the candidates.
+    private let knownWords: Set<String>
     /// The token a candidate stands as in the alignment's dictionary.
     static func token(_ index: Int) -> String { "gambitcandidate\(index)" }
     /// Frames either side of a word's span that the phone loop also hears, so that its first and last phones
     /// are not cut.
     static let margin = 5
 
-    /// - Parameter vocabulary: The customized model's vocabulary (its words may be in a reference), or nil.
-    public init(model: AcousticModel, vocabulary: URL?) throws(RecognitionError) {
+    /// - Parameters:
+    ///   - vocabulary: The customized model's vocabulary (its words may be in a reference), or nil.
+    ///   - dictionary: The base dictionary, when the caller has read it already (else it is read here).
+    public init(model: AcousticModel, vocabulary: URL?, dictionary: PronunciationDictionary? = nil)
+        throws(RecognitionError)
+    {
         try model.validate()
         self.model = model
         self.vocabulary = vocabulary
+        var words = Set((dictionary ?? (try? PronunciationDictionary(contentsOf: model.dictionary)))?.words ?? [])
+        if let vocabulary, let extra = try? PronunciationDictionary(contentsOf: vocabulary) {
+            words.formUnion(extra.words)
+        }
+        knownWords = words
     }
 
     /// The phones a phone loop hears over `frames` of `samples`: it decodes ``margin`` frames more either side, and

@@ -9,7 +9,9 @@
 # coverage at the start and the end, inputs added, and findings. A finding (a crash, a sanitizer report,
 # a leak, an input taking more than 5 seconds or 2 GB) leaves the input under Fuzz/Findings/TARGET/ and
 # makes the script exit 1. Replay one without the sanitizers: swift run gambit-fuzz TARGET FILE.
-# FUZZ_JOBS sets how many targets run at once (default 2).
+# FUZZ_JOBS sets how many targets run at once (default 2). FUZZ_BUILD=debug builds without the optimizer:
+# 2.4 times quicker to build (96 s against 229 s on 2 cores) and with assertions on, at half the executions
+# per second, which suits a short pass (CI's); the default, release, suits a long one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +19,8 @@ seconds="${1:-60}"
 [ $# -gt 0 ] && shift
 case "$seconds" in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS] [TARGET...]" >&2; exit 2 ;; esac
 jobs="${FUZZ_JOBS:-2}"
+configuration="${FUZZ_BUILD:-release}"
+case "$configuration" in debug | release) ;; *) echo "error: FUZZ_BUILD is debug or release, not $configuration" >&2; exit 2 ;; esac
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
@@ -30,11 +34,11 @@ scripts/install-deps.sh
 # SwiftPM's --sanitize flags reach the frontend as two options of which only the last counts, so the
 # combined -sanitize=fuzzer,address is passed as well; --sanitize fuzzer still tells SwiftPM that
 # libFuzzer supplies main. lld keeps the coverage sections that gold drops.
-swift build -c release --scratch-path .build-fuzz --product gambit-fuzz \
+swift build -c "$configuration" --scratch-path .build-fuzz --product gambit-fuzz \
     --sanitize fuzzer --sanitize address \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld 2>&1 |
     grep -v "warning: Cannot export local symbol" | tail -n 3
-binary=.build-fuzz/release/gambit-fuzz
+binary=".build-fuzz/$configuration/gambit-fuzz"
 
 logs=Fuzz/.logs
 mkdir -p "$logs"

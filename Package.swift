@@ -98,7 +98,7 @@ let package = Package(
         ),
 
         // Why each boosted-word error happened, what fixing it would cost, and what to change: `gambit diagnose` as a
-        // library (the examination, the causes' experiments in Recognition, the suggestion policy, the count maths).
+        // library (the examination, the causes (their engine experiments are Recognition's DiagnosticEngine), the suggestion policy, the count maths).
         .target(
             name: "Diagnosis",
             dependencies: [

@@ -103,7 +103,7 @@ public final class SpeechRecognizer {
     }
 
     /// Writes the word lattice of the last recording recognised with `custom` (``recognize(_:options:)``) in
-    /// PocketSphinx's format, for ``Diagnostician`` to read back.
+    /// PocketSphinx's format, for ``DiagnosticEngine`` to read back.
     func writeLattice(of custom: LanguageModelConfiguration?, to file: URL) throws(RecognitionError) {
         guard let lattice = batchDecoders[custom]?.lattice() else {
             throw .decodeFailed(EngineError(call: "ps_get_lattice", message: "the last decode made no lattice"))

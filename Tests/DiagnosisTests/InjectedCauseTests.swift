@@ -1,4 +1,5 @@
 import Audio
+import Diagnosis
 import Foundation
 import GambitTestSupport
 import LanguageModel

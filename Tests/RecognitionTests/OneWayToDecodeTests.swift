@@ -90,7 +90,7 @@ struct OneWayToDecodeTests {
             Set(makers)
                 == [
                     "Sources/Recognition/SpeechRecognizer.swift", "Sources/Recognition/LatticeRescorer.swift",
-                    "Sources/Recognition/Diagnostician.swift", "Sources/Recognition/PronunciationSearch.swift",
+                    "Sources/Recognition/DiagnosticEngine.swift", "Sources/Recognition/PronunciationSearch.swift",
                 ], "\(makers)")
         #expect(try Self.uses(of: #"arguments:\s*\["-"#, in: files) == [], "raw engine flags")
     }

@@ -1,25 +1,21 @@
 import Audio
 import Foundation
 import PocketSphinx
+import Recognition
 import Results
 import Scoring
 
-/// Explains a customized decode's boosted-word errors through the engine: it reads the lattice the run kept of
-/// each utterance (or decodes it again when there is none), force-aligns the reference with PocketSphinx's own search (a grammar of the
-/// reference words, their alternative pronunciations included, with wide beams), and rescores the lattices
-/// at other weights. No acoustic model of its own. Not thread-safe: one owner.
+/// Explains a customized decode's boosted-word errors from the engine's evidence (``DiagnosticEngine``): the
+/// lattice the run kept of each utterance, the reference's forced alignment, a contest of reference and
+/// hypothesis for the audio, and rescoring at other weights; then, for missed words the lattice lacks, decodes
+/// with wide beams and at a heavier weight. Not thread-safe: one owner.
 public final class Diagnostician {
-    /// The run's decoder, made when an utterance must be decoded as the run decoded it (no kept lattice, or the
-    /// heavy-weight experiment).
-    private var runDecoder: Decoder?
-    private let aligner: Decoder
-    private let custom: LanguageModelConfiguration
+    private let engine: DiagnosticEngine
+    private var custom: LanguageModelConfiguration { engine.custom }
     /// Every word of the decoder's dictionary (base spelling): what a forced alignment can say.
-    public let dictionaryWords: Set<String>
+    public var dictionaryWords: Set<String> { engine.dictionaryWords }
     /// The words of the dictionary's compound tokens (`albin_counter`): said within the compound.
-    public let compoundParts: Set<String>
-    /// The base dictionary's words: what the recognizer can say without the customization.
-    let baseWords: Set<String>
+    public var compoundParts: Set<String> { engine.compoundParts }
     /// Words whose every supplied pronunciation lint flagged, left with a spelling guess: unpronounceable as
     /// the training data means them.
     public let flaggedPronunciations: Set<String>
@@ -47,8 +43,8 @@ public final class Diagnostician {
     }
 
     /// How many utterances were read from the lattices the run kept, and how many were decoded again.
-    public private(set) var latticesRead = 0
-    public private(set) var decodedAgain = 0
+    public var latticesRead: Int { engine.latticesRead }
+    public var decodedAgain: Int { engine.decodedAgain }
 
     /// The weights tried when rescoring, beside the variant's own.
     public static let weightLadder: [Double] = [0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99]
@@ -64,56 +60,16 @@ public final class Diagnostician {
         model: AcousticModel, settings: DecoderSettings, custom: LanguageModelConfiguration,
         flaggedPronunciations: Set<String> = []
     ) throws(RecognitionError) {
-        self.model = model
+        engine = try DiagnosticEngine(model: model, settings: settings, custom: custom)
         self.flaggedPronunciations = flaggedPronunciations
-        self.settings = settings
-        if settings != .standard { runDecoder = try Decoder(model: model, settings: settings, custom: custom) }
-        aligner = try Decoder(model: model, settings: .wide(.standard), custom: custom)
-        self.custom = custom
-        var words = Set<String>()
-        var parts = Set<String>()
-        var base = Set<String>()
-        for url in [model.dictionary, custom.vocabulary] {
-            guard let dictionary = try? PronunciationDictionary(contentsOf: url) else { continue }
-            for word in dictionary.words {
-                words.insert(word)
-                if url == model.dictionary { base.insert(word) }
-                // A compound token (`albin_counter`) says its words within it.
-                if word.contains("_") { parts.formUnion(word.split(separator: "_").map(String.init)) }
-            }
-        }
-        dictionaryWords = words
-        compoundParts = parts
-        baseWords = base
     }
-
-    private let model: AcousticModel
-    private let settings: DecoderSettings
-    /// The run's settings with wide beams, made when an error needs it and the run's settings are not the
-    /// engine's (else the aligner serves).
-    private var wideDecoder: Decoder?
 
     /// The heaviest weight tried: a word that does not win even here is not lost on weight.
     static var topWeight: Double { weightLadder.last! }
 
     /// What the run's decode gives for `samples`: the hypothesis the errors come from.
     public func transcribe(_ samples: [Int16]) throws(RecognitionError) -> String {
-        try decoder().decode(samples, alternatives: 0).hypothesis
-    }
-
-    /// The run's decoder (see ``runDecoder``).
-    func decoder() throws(RecognitionError) -> Decoder {
-        if let runDecoder { return runDecoder }
-        let made = try Decoder(model: model, settings: settings, custom: custom)
-        runDecoder = made
-        return made
-    }
-
-    /// The decoder kept lattices are read and rescored with: its dictionary, language models and best-path
-    /// scales must be the run's. The aligner's are when the run used the engine's settings (the aligner differs
-    /// only in its beams, which a lattice's scores do not use), and one decoder fewer is made.
-    func latticeDecoder() throws(RecognitionError) -> Decoder {
-        settings == .standard ? aligner : try decoder()
+        try engine.transcribe(samples)
     }
 
     /// The cause of every error of every utterance, in order (see ``diagnose(_:)``).
@@ -143,36 +99,35 @@ public final class Diagnostician {
     /// 4. An inserted word that goes at a lower weight is the language model's; one that stays with the base
     ///    model alone is the audio's.
     public func diagnose(_ utterance: Utterance) throws(RecognitionError) -> [ErrorDiagnosis] {
-        let (hypothesis, lattice, owner) = try decoded(utterance)
+        let decode = try engine.decoded(utterance.samples, hypothesis: utterance.hypothesis, lattice: utterance.lattice)
         let evidence = Evidence(
-            hypothesis: hypothesis, nodes: lattice?.nodes() ?? [], alignment: try align(utterance),
-            referenceFits: try contest(utterance, against: hypothesis))
+            hypothesis: decode.hypothesis, nodes: decode.lattice?.nodes() ?? [], alignment: try align(utterance),
+            referenceFits: try contest(utterance, against: decode.hypothesis))
         // Rescoring tells the weight that fixes an error the lattice holds; an utterance whose errors are all
         // misses the lattice lacks needs none.
         let rescored =
             utterance.errors.contains { error in
                 error.kind == .inserted || Self.posterior(of: error.word, in: evidence.nodes, near: nil) != nil
-            } ? try rescore(lattice, with: owner) : [:]
+            } ? try rescore(decode) : [:]
         var results = utterance.errors.map {
             classify($0, utterance: utterance, evidence: evidence, rescored: rescored)
         }
         // Missed words the lattice lacks: the experiments that tell the beam from the weight.
         for e in results.indices where results[e].needsExperiment {
             let error = results[e].error
-            let wide = try wideDecode(utterance.samples)
+            let wide = try engine.wideDecode(utterance.samples)
             if Self.recognizes(error, reference: utterance.reference, hypothesis: wide) {
                 results[e].cause = .pruned
                 continue
             }
             guard !custom.containsBaseModel else { continue }
-            let run = try decoder()
-            let heavy = try run.decode(utterance.samples, customWeight: Self.topWeight)
+            let heavy = try engine.decode(utterance.samples, customWeight: Self.topWeight)
             guard Self.recognizes(error, reference: utterance.reference, hypothesis: heavy.hypothesis) else {
                 continue
             }
             results[e].cause = .languageModel
             // The smallest weight that fixes it, from the heavy decode's lattice.
-            let ladder = try rescore(heavy.lattice, with: run)
+            let ladder = try rescore(heavy)
             results[e].fixingWeight =
                 Self.weightLadder.first { weight in
                     guard weight > custom.weight, let words = ladder[weight] else { return false }
@@ -192,74 +147,23 @@ public final class Diagnostician {
         -> [Double: String]
     {
         guard !custom.containsBaseModel else { return [:] }
-        let kept: Lattice?
-        let owner: Decoder
+        let kept: DiagnosticEngine.KeptDecode
         if let samples {
-            (_, kept, owner) = try decoded(
-                Utterance(samples: samples, reference: [], errors: [], hypothesis: "", lattice: file))
+            kept = try engine.decoded(samples, hypothesis: "", lattice: file)
         } else {
             // No audio: the caller read none, as the run kept the lattice.
             guard let file else {
                 throw .decodeFailed(EngineError(call: "ps_lattice_read", message: "no lattice and no audio"))
             }
-            owner = try latticeDecoder()
-            kept = try owner.readLattice(file, custom: custom)
+            kept = try engine.kept(file)
         }
-        guard let lattice = kept else { return [:] }
-        var rescored: [Double: String] = [:]
-        for weight in weights {
-            rescored[weight] = try owner.rescore(
-                [lattice], customModel: weight == 0 ? nil : custom.languageModel, weight: weight)[0]
-        }
-        return rescored
-    }
-
-    /// The run's hypothesis of the utterance and its decode's lattice, with posteriors: read from the file the run
-    /// kept when there is one, else decoded again.
-    /// Also the decoder that holds the lattice, which rescoring it must use.
-    func decoded(_ utterance: Utterance) throws(RecognitionError) -> (
-        hypothesis: String, lattice: Lattice?, decoder: Decoder
-    ) {
-        if let file = utterance.lattice, let hypothesis = utterance.hypothesis,
-            FileManager.default.fileExists(atPath: file.path)
-        {
-            let reader = try latticeDecoder()
-            if let lattice = try? reader.readLattice(file, custom: custom) {
-                latticesRead += 1
-                return (hypothesis, lattice, reader)
-            }
-        }
-        decodedAgain += 1
-        let run = try decoder()
-        let (hypothesis, lattice) = try run.decodeKeepingLattice(utterance.samples)
-        return (hypothesis, lattice, run)
-    }
-
-    /// The run's decode with wide beams: the aligner's own search when the run used the engine's settings (the
-    /// aligner is that decoder), else a decoder made for it.
-    func wideDecode(_ samples: [Int16]) throws(RecognitionError) -> String {
-        if settings == .standard {
-            try aligner.activateOwnSearch()
-            return try aligner.decode(samples, alternatives: 0).hypothesis
-        }
-        if wideDecoder == nil {
-            wideDecoder = try Decoder(model: model, settings: .wide(settings), custom: custom)
-        }
-        return try wideDecoder!.decode(samples, alternatives: 0).hypothesis
+        return try engine.rescore(kept, weights: weights)
     }
 
     /// The lattice's best path at every weight of the ladder but the variant's own (none for a merged model,
     /// whose weight is built in).
-    func rescore(_ lattice: Lattice?, with decoder: Decoder) throws(RecognitionError) -> [Double: String] {
-        var rescored: [Double: String] = [:]
-        guard !custom.containsBaseModel, let lattice else { return rescored }
-        for weight in Self.weightLadder where weight != custom.weight {
-            // The engine never scores a weight of exactly 0 (a set scores w·P_custom^lw + (1 − w)·P_base^lw, and a
-            // tiny w still outweighs the base model's rare words); the base model alone is what 0 means.
-            rescored[weight] = try decoder.rescore(
-                [lattice], customModel: weight == 0 ? nil : custom.languageModel, weight: weight)[0]
-        }
-        return rescored
+    func rescore(_ decode: DiagnosticEngine.KeptDecode) throws(RecognitionError) -> [Double: String] {
+        try engine.rescore(decode, weights: Self.weightLadder.filter { $0 != custom.weight })
     }
 
     struct Evidence {
@@ -274,8 +178,8 @@ public final class Diagnostician {
     /// Forced alignment of the reference: a one-sentence grammar searched with wide beams; each word's frames,
     /// or nil when a reference word is outside the dictionary or no path survives.
     func align(_ utterance: Utterance) throws(RecognitionError) -> [(start: Int, end: Int)]? {
-        guard let segments = try force([utterance.reference], samples: utterance.samples) else { return nil }
-        let words = segments.filter { EngineWords.display($0.word) != nil }
+        guard let segments = try engine.force([utterance.reference], samples: utterance.samples) else { return nil }
+        let words = segments.filter { !DiagnosticEngine.words(of: [$0]).isEmpty }
         guard words.count == utterance.reference.count else { return nil }
         return words.map { ($0.startFrame, $0.endFrame) }
     }
@@ -286,23 +190,11 @@ public final class Diagnostician {
     func contest(_ utterance: Utterance, against hypothesis: String) throws(RecognitionError) -> Bool? {
         let hypothesisWords = hypothesis.split(separator: " ").map { String($0).lowercased() }
         guard hypothesisWords != utterance.reference else { return true }
-        guard let segments = try force([utterance.reference, hypothesisWords], samples: utterance.samples) else {
+        guard let segments = try engine.force([utterance.reference, hypothesisWords], samples: utterance.samples)
+        else {
             return nil
         }
-        return segments.compactMap { EngineWords.display($0.word) } == utterance.reference
-    }
-
-    /// The segments of the best path through a grammar of these sentences (alternatives), with wide beams;
-    /// nil when a word is outside the dictionary or no path survives.
-    func force(_ sentences: [[String]], samples: [Int16]) throws(RecognitionError) -> [SphinxDecoder.Segment]? {
-        guard sentences.allSatisfy({ $0.allSatisfy(dictionaryWords.contains) }), !sentences[0].isEmpty else {
-            return nil
-        }
-        let alternatives = sentences.map { $0.isEmpty ? "<NULL>" : $0.joined(separator: " ") }
-        let path = try aligner.align(
-            rule: alternatives.map { "( \($0) )" }.joined(separator: " | "), named: "align", samples,
-            posteriors: true)
-        return path.segments.contains { EngineWords.display($0.word) != nil } ? path.segments : nil
+        return DiagnosticEngine.words(of: segments) == utterance.reference
     }
 
     func classify(_ error: BoostedWordError, utterance: Utterance, evidence: Evidence, rescored: [Double: String])
@@ -353,7 +245,7 @@ public final class Diagnostician {
             // Without the customization's weight the word goes: the language model put it there; a word only the
             // customization knows could not be said at all without it. If it stays with the base model alone, the
             // audio sounds like it.
-            if diagnosis.fixingWeight != nil || custom.containsBaseModel || !baseWords.contains(error.word) {
+            if diagnosis.fixingWeight != nil || custom.containsBaseModel || !engine.baseWords.contains(error.word) {
                 diagnosis.cause = .languageModel
             } else {
                 diagnosis.cause = .acoustics

@@ -129,6 +129,7 @@ public final class Transcriber {
         for request in requests where done[request.key] == nil && queued.insert(request.key).inserted {
             pending.append(request)
         }
+        pending = Self.groupedByModel(pending)
         let writer = try journal.map {
             try Journal(appendingTo: $0, failAfterLinesForTesting: failJournalAfterLinesForTesting)
         }
@@ -179,6 +180,25 @@ public final class Transcriber {
         for request in requests { answers[request.key] = done[request.key] }
         for response in collected.withLock({ $0 }) { answers[response.key] = response }
         return answers
+    }
+
+    /// The requests with each model's side by side, models in the order they first appear and each model's
+    /// requests in their own order. A worker keeps one model loaded and loads the next when a request needs
+    /// another, so requests that go corpus by corpus (baseline, then each variant, for every corpus) would load
+    /// the base model again for every corpus.
+    static func groupedByModel(_ requests: [WorkRequest]) -> [WorkRequest] {
+        struct Model: Hashable {
+            var configuration: LanguageModelConfiguration?
+            var external: ExternalRecognizer?
+        }
+        var order: [Model] = []
+        var groups: [Model: [WorkRequest]] = [:]
+        for request in requests {
+            let model = Model(configuration: request.configuration, external: request.external)
+            if groups[model] == nil { order.append(model) }
+            groups[model, default: []].append(request)
+        }
+        return order.flatMap { groups[$0]! }
     }
 
     /// The answer to each request, in order; a failed request throws its failure (the sweep's and the scaling

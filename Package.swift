@@ -91,8 +91,8 @@ let package = Package(
         .target(
             name: "Runner",
             dependencies: [
-                "Corpus", "TrainingData", "NGram", "LanguageModel", "Recognition", "Scoring", "Results", "StrictYAML",
-                "Hashing", .product(name: "Crypto", package: "swift-crypto"),
+                "Audio", "Corpus", "TrainingData", "NGram", "LanguageModel", "Recognition", "Scoring", "Results",
+                "StrictYAML", "Hashing", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),

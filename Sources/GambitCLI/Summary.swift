@@ -22,6 +22,10 @@ enum Summary {
         // A terminal's output ends up in CI logs: it names private data no more than the reports do.
         let results = results.redactingPrivateTerms()
         func pct(_ value: Double?) -> String { value.map { String(format: "%6.2f%%", $0 * 100) } ?? "no data" }
+        /// Boosted words heard where nobody said them, per hour of audio.
+        func perHour(_ value: Double?) -> String {
+            (value.map { String(format: "%.1f/h", $0) } ?? "no data").leftPadding(to: 12)
+        }
         func name(_ system: SystemResults) -> String {
             let own = system.mode == .customized ? "customized: \(system.variant ?? "")" : system.mode.rawValue
             return printable(system.recognizer.map { "external \($0): \(own)" } ?? own)
@@ -36,7 +40,7 @@ enum Summary {
             partial,
             "corpus".padding(toLength: corpusWidth, withPad: " ", startingAt: 0)
                 + "system".padding(toLength: systemWidth, withPad: " ", startingAt: 0)
-                + "     WER     B-WER    U-WER   term F1  utts  failed",
+                + "     WER     B-WER    U-WER     kw F1  false alarms  utts  failed",
         ].compactMap { $0 }
         for system in results.systems {
             let m = system.metrics
@@ -45,8 +49,9 @@ enum Summary {
                     + name(system).padding(toLength: systemWidth, withPad: " ", startingAt: 0)
                     + " \(pct(Rates.measured(m.rates.counts.errors, over: m.rates.counts.referenceWords)))  "
                     + "\(pct(m.boosted?.boostedWordErrorRate))  "
-                    + "\(pct(m.boosted?.unboostedWordErrorRate))  \(pct(m.terms?.overall.f1))  "
-                    + String(format: "%4ld  %6ld", system.utterances.count, system.failures.failed))
+                    + "\(pct(m.boosted?.unboostedWordErrorRate))  \(pct(m.keywords?.overall.f1))  "
+                    + perHour(m.keywords?.falseAlarmsPerHour)
+                    + String(format: "  %4ld  %6ld", system.utterances.count, system.failures.failed))
         }
         lines.append("")
         if let failures = failuresByKind(results) { lines += [failures, ""] }
@@ -61,6 +66,14 @@ enum Summary {
                     comparison.customized.wordErrorRate * 100, delta.observedDelta * 100, delta.lower * 100,
                     delta.upper * 100, comparison.significant ? ", significant" : "",
                     comparison.oracleGainCaptured.map { String(format: ", %.0f%% of oracle gain", $0 * 100) } ?? ""))
+            if let base = comparison.baseline.falseAlarmsPerHour, let custom = comparison.customized.falseAlarmsPerHour,
+                let change = comparison.deltaFalseAlarmsPerHour
+            {
+                lines.append(
+                    String(
+                        format: "    false alarms %.1f → %.1f per hour (Δ %+.1f, 95%% CI %+.1f…%+.1f)%@", base, custom,
+                        change.observedDelta, change.lower, change.upper, change.significant ? ", significant" : ""))
+            }
         }
         lines.append("")
         for check in results.checks {
@@ -128,5 +141,12 @@ extension Summary {
             lines.append("  nothing decoded: all \(timings.journaled) answers came from the journal")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// The text right-aligned in `width` characters (never cut).
+    fileprivate func leftPadding(to width: Int) -> String {
+        String(repeating: " ", count: max(0, width - count)) + self
     }
 }

@@ -179,7 +179,7 @@ enum SweepSummary {
             "sweep of \(results.variant)\(results.mix.map { " (\($0) mix)" } ?? "") on \(results.corpus) "
                 + "(\(results.split) split), \(results.points.count) points",
             "weight  phrases  templates   budget  samples    B-WER    U-WER   anti-WER   WER (rescored / decoded)  pareto"
-                + "  anti-context checks",
+                + "  false alarms/h (domain / anti)  anti-context checks",
         ]
         for point in results.points.sorted(by: {
             ($0.samplesUsed, $0.parameters.weight) < ($1.samplesUsed, $1.parameters.weight)
@@ -187,14 +187,18 @@ enum SweepSummary {
             let p = point.parameters
             lines.append(
                 String(
-                    format: "%5.2f  %7.2f  %9.2f  %7@  %7ld  %6.2f%%  %6.2f%%  %8@  %7.2f%% / %@  %6@  %@", p.weight,
+                    format: "%5.2f  %7.2f  %9.2f  %7@  %7ld  %6.2f%%  %6.2f%%  %8@  %7.2f%% / %@  %6@  %30@  %@",
+                    p.weight,
                     p.countScaling["phrases"] ?? 1, p.countScaling["templates"] ?? 1,
                     p.budget.map(String.init) ?? "—", point.samplesUsed,
                     point.boostedWordErrorRate * 100, point.unboostedWordErrorRate * 100,
                     point.antiContextWordErrorRate.map { String(format: "%.2f%%", $0 * 100) } ?? "—",
                     (point.rescoredWER ?? point.wordErrorRate) * 100,
                     point.decodedWER.map { String(format: "%.2f%%", $0 * 100) } ?? "  —   ",
-                    point.paretoOptimal ? "★" : "", antiContext(point)))
+                    point.paretoOptimal ? "★" : "",
+                    [point.falseAlarmsPerHour, point.antiContextFalseAlarmsPerHour].map {
+                        $0.map { String(format: "%.1f", $0) } ?? "—"
+                    }.joined(separator: " / "), antiContext(point)))
         }
         if let scaling = results.scaling, !scaling.isEmpty {
             lines.append("scaling curve (shipped setting, full decodes of the \(results.split) split):")

@@ -10,6 +10,8 @@ public enum GateMetric: String, Codable, Sendable, Equatable, CaseIterable {
     case finalLatencyP95
     case realTimeFactor
     case failedUtterances
+    /// Boosted words heard where the reference does not have them, per hour of audio (customized systems).
+    case falseAlarmsPerHour
 
     /// A short display name.
     public var title: String {
@@ -20,6 +22,7 @@ public enum GateMetric: String, Codable, Sendable, Equatable, CaseIterable {
         case .finalLatencyP95: "p95 final latency"
         case .realTimeFactor: "RTF"
         case .failedUtterances: "failed utterances"
+        case .falseAlarmsPerHour: "false alarms per hour"
         }
     }
 
@@ -28,7 +31,7 @@ public enum GateMetric: String, Codable, Sendable, Equatable, CaseIterable {
 
 /// The significance of a change between two runs on the same utterances.
 public struct ChangeSignificance: Codable, Sendable, Equatable {
-    /// Paired bootstrap 95% interval of current − baseline (fraction).
+    /// Paired bootstrap 95% interval of current − baseline (fraction; per hour for false alarms).
     public var interval: BootstrapInterval
     /// MAPSSWE p-value (WER only).
     public var matchedPairsPValue: Double?
@@ -140,6 +143,15 @@ public enum Gate {
                 "the runs decoded with different engine settings (this run: \(engineNow.joined(separator: " ")); "
                     + "the baseline: \(engineThen.joined(separator: " "))): a change may come from them rather than "
                     + "from the training data")
+        }
+        let (rulesNow, rulesThen) = (current.run.settings, baseline.run.settings)
+        if rulesNow.normalizer != rulesThen.normalizer || rulesNow.normalizerRules != rulesThen.normalizerRules {
+            // Each run's figures are over its own normalized words: a declared term form or a new rule changes
+            // what counts as an error, so the change may be the scoring's, not the recognizer's.
+            notes.append(
+                "the runs were scored under different normalization (this run: \(rulesNow.normalization), rules "
+                    + "version \(rulesNow.normalizerRules); the baseline: \(rulesThen.normalization), rules version "
+                    + "\(rulesThen.normalizerRules)): a change may come from the scoring rather than the recognizer")
         }
         for system in current.systems {
             guard let old = baseline.systems.first(where: { $0.key == system.key }) else {
@@ -300,6 +312,16 @@ public enum Gate {
             finding(
                 now, .failedUtterances, Double(old.failures.failed), Double(now.failures.failed),
                 thresholds.failedUtterances, nil))
+        // On every corpus, anti-context ones above all: what biasing made the recognizer hear that nobody said.
+        if now.mode == .customized, let oldAlarms = old.metrics.keywords?.falseAlarmsPerHour,
+            let nowAlarms = now.metrics.keywords?.falseAlarmsPerHour
+        {
+            findings.append(
+                finding(
+                    now, .falseAlarmsPerHour, oldAlarms, nowAlarms,
+                    overrides?.falseAlarmsPerHour ?? thresholds.falseAlarmsPerHour,
+                    paired.falseAlarmSignificance(current.run.settings)))
+        }
         return findings
     }
 
@@ -312,6 +334,8 @@ public enum Gate {
         let scale = metric.isRate ? 100.0 : 1.0
         var exceeds = false
         if let maximum = limit.maxIncrease, delta * scale > maximum + 1e-9 { exceeds = true }
+        // A ceiling holds whatever the baseline run measured, significant or not.
+        let aboveCeiling = limit.ceiling.map { after * scale > $0 + 1e-9 } ?? false
         if let percent = limit.maxIncreasePercent, delta > 0 {
             if before > 0 {
                 if delta / before * 100 > percent + 1e-9 { exceeds = true }
@@ -320,7 +344,7 @@ public enum Gate {
             }
         }
         let usesSignificance = limit.requireSignificance && significance != nil
-        let failed = exceeds && (!usesSignificance || significance!.significant)
+        let failed = (exceeds && (!usesSignificance || significance!.significant)) || aboveCeiling
         let name =
             "\(system.corpus) · \(system.variant ?? system.mode.rawValue)"
             + (system.recognizer.map { " @ \($0)" } ?? "")
@@ -330,6 +354,7 @@ public enum Gate {
             case .finalLatencyP95: String(format: "%.3f s", v)
             case .realTimeFactor: String(format: "%.3f", v)
             case .failedUtterances: String(Int(v))
+            case .falseAlarmsPerHour: String(format: "%.1f/h", v)
             }
         }
         let change: String
@@ -338,6 +363,7 @@ public enum Gate {
         case .finalLatencyP95: change = String(format: "%+.3f s", delta)
         case .realTimeFactor: change = String(format: "%+.3f", delta)
         case .failedUtterances: change = String(format: "%+d", Int(delta))
+        case .falseAlarmsPerHour: change = String(format: "%+.1f per hour", delta)
         }
         let relative = before > 0 ? String(format: ", %+.1f%%", delta / before * 100) : ""
         var limits: [String] = []
@@ -348,6 +374,11 @@ public enum Gate {
                     : metric == .finalLatencyP95 ? String(format: "+%.3f s", maximum) : String(format: "+%g", maximum))
         }
         if let percent = limit.maxIncreasePercent { limits.append(String(format: "+%g%%", percent)) }
+        if let ceiling = limit.ceiling {
+            limits.append(
+                "at most "
+                    + (metric.isRate ? String(format: "%.2f%%", ceiling) : value(ceiling / (metric.isRate ? 100 : 1))))
+        }
         let limitText = limits.isEmpty ? "no limit" : "limit " + limits.joined(separator: " or ")
         var message =
             "\(name): \(metric.title) \(delta > 0 ? "rose" : delta < 0 ? "fell" : "stayed") from \(value(before)) to "
@@ -355,10 +386,14 @@ public enum Gate {
         if let significance {
             let i = significance.interval
             message += String(
-                format: "; 95%% CI [%+.2f, %+.2f] points, %@", i.lower * 100, i.upper * 100,
+                format: metric == .falseAlarmsPerHour
+                    ? "; 95%% CI [%+.1f, %+.1f] per hour, %@" : "; 95%% CI [%+.2f, %+.2f] points, %@",
+                i.lower * (metric == .falseAlarmsPerHour ? 1 : 100),
+                i.upper * (metric == .falseAlarmsPerHour ? 1 : 100),
                 significance.significant ? "significant" : "not significant")
         }
         if exceeds && !failed { message += " — above the limit but not significant, so not a regression" }
+        if aboveCeiling { message += " — above the ceiling" }
         if failed { message += " — regression" }
         return GateFinding(
             corpus: system.corpus, system: system.key, variant: system.variant, metric: metric, baselineValue: before,
@@ -416,6 +451,15 @@ public enum Gate {
             let interval = Significance.pairedBootstrap(
                 metric: "B-WER", errorsA: a.map(\.boostedErrors), errorsB: b.map(\.boostedErrors),
                 referenceWords: a.map(\.boostedReferenceWords), options: settings.bootstrap)
+            return ChangeSignificance(interval: interval, matchedPairsPValue: nil, significant: interval.significant)
+        }
+
+        func falseAlarmSignificance(_ settings: RunSettings) -> ChangeSignificance? {
+            guard
+                let interval = Aggregation.falseAlarmChange(
+                    baseline: old, customized: now, boosted: boosted, normalizer: settings.normalizer,
+                    options: settings.bootstrap)
+            else { return nil }
             return ChangeSignificance(interval: interval, matchedPairsPValue: nil, significant: interval.significant)
         }
     }

@@ -17,14 +17,21 @@ public struct Limit: Codable, Sendable, Equatable {
     /// Fail only when the change is significant (paired bootstrap 95% interval excludes 0, or MAPSSWE p < 0.05).
     /// Ignored for latency, the real-time factor and failures, which have no per-utterance pairing test.
     public var requireSignificance: Bool
+    /// Largest allowed value in this run, in the display unit (points for rates, a count per hour for false
+    /// alarms), whatever the baseline run measured and whether or not the change is significant. `nil`: none.
+    public var ceiling: Double?
 
-    public init(maxIncrease: Double? = nil, maxIncreasePercent: Double? = nil, requireSignificance: Bool = false) {
+    public init(
+        maxIncrease: Double? = nil, maxIncreasePercent: Double? = nil, requireSignificance: Bool = false,
+        ceiling: Double? = nil
+    ) {
         self.maxIncrease = maxIncrease
         self.maxIncreasePercent = maxIncreasePercent
         self.requireSignificance = requireSignificance
+        self.ceiling = ceiling
     }
 
-    enum CodingKeys: String, CodingKey { case maxIncrease, maxIncreasePercent, requireSignificance }
+    enum CodingKeys: String, CodingKey { case maxIncrease, maxIncreasePercent, requireSignificance, ceiling }
 
     /// Missing keys mean “no limit” and “no significance required”.
     public init(from decoder: any Decoder) throws {
@@ -32,6 +39,7 @@ public struct Limit: Codable, Sendable, Equatable {
         maxIncrease = try container.decodeIfPresent(Double.self, forKey: .maxIncrease)
         maxIncreasePercent = try container.decodeIfPresent(Double.self, forKey: .maxIncreasePercent)
         requireSignificance = try container.decodeIfPresent(Bool.self, forKey: .requireSignificance) ?? false
+        ceiling = try container.decodeIfPresent(Double.self, forKey: .ceiling)
     }
 
     /// No limit at all: the metric is reported but never fails.
@@ -62,7 +70,10 @@ public struct GateThresholds: Codable, Sendable, Equatable {
     public var realTimeFactor: Limit
     /// Utterances that failed to decode. Default: no new failures.
     public var failedUtterances: Limit
-    /// Per-corpus overrides of ``wer``, ``boostedWER`` and ``antiContextWER``.
+    /// False alarms per hour of customized systems: boosted words heard where the reference does not have them.
+    /// Default: a significant rise of more than 5 per hour.
+    public var falseAlarmsPerHour: Limit
+    /// Per-corpus overrides of ``wer``, ``boostedWER``, ``antiContextWER`` and ``falseAlarmsPerHour``.
     public var corpora: [String: CorpusThresholds]
 
     public init(
@@ -70,6 +81,7 @@ public struct GateThresholds: Codable, Sendable, Equatable {
         antiContextWER: Limit = Limit(maxIncrease: 1.0),
         finalLatencyP95: Limit = Limit(maxIncrease: 0.1, maxIncreasePercent: 25),
         realTimeFactor: Limit = Limit(maxIncreasePercent: 25), failedUtterances: Limit = Limit(maxIncrease: 0),
+        falseAlarmsPerHour: Limit = Limit(maxIncrease: 5, requireSignificance: true),
         corpora: [String: CorpusThresholds] = [:]
     ) {
         self.wer = wer
@@ -78,17 +90,19 @@ public struct GateThresholds: Codable, Sendable, Equatable {
         self.finalLatencyP95 = finalLatencyP95
         self.realTimeFactor = realTimeFactor
         self.failedUtterances = failedUtterances
+        self.falseAlarmsPerHour = falseAlarmsPerHour
         self.corpora = corpora
     }
 
     public static let defaultWER = Limit(maxIncrease: 1.0, maxIncreasePercent: 10)
 
     /// The defaults: WER +1.0 point or +10%, B-WER +1.0 point, anti-context WER +1.0 point, p95 final latency
-    /// +0.1 s or +25%, RTF +25%, no new failed utterances.
+    /// +0.1 s or +25%, RTF +25%, no new failed utterances, false alarms a significant +5 per hour.
     public static let `default` = GateThresholds()
 
     enum CodingKeys: String, CodingKey {
-        case wer, boostedWER, antiContextWER, finalLatencyP95, realTimeFactor, failedUtterances, corpora
+        case wer, boostedWER, antiContextWER, finalLatencyP95, realTimeFactor, failedUtterances, falseAlarmsPerHour
+        case corpora
     }
 
     public init(from decoder: any Decoder) throws {
@@ -100,6 +114,7 @@ public struct GateThresholds: Codable, Sendable, Equatable {
         finalLatencyP95 = try c.decodeIfPresent(Limit.self, forKey: .finalLatencyP95) ?? d.finalLatencyP95
         realTimeFactor = try c.decodeIfPresent(Limit.self, forKey: .realTimeFactor) ?? d.realTimeFactor
         failedUtterances = try c.decodeIfPresent(Limit.self, forKey: .failedUtterances) ?? d.failedUtterances
+        falseAlarmsPerHour = try c.decodeIfPresent(Limit.self, forKey: .falseAlarmsPerHour) ?? d.falseAlarmsPerHour
         corpora = try c.decodeIfPresent([String: CorpusThresholds].self, forKey: .corpora) ?? [:]
     }
 
@@ -109,11 +124,14 @@ public struct GateThresholds: Codable, Sendable, Equatable {
         var limits: [(String, Limit)] = [
             ("wer", wer), ("boostedWER", boostedWER), ("antiContextWER", antiContextWER),
             ("finalLatencyP95", finalLatencyP95), ("realTimeFactor", realTimeFactor),
-            ("failedUtterances", failedUtterances),
+            ("failedUtterances", failedUtterances), ("falseAlarmsPerHour", falseAlarmsPerHour),
         ]
         for (name, corpus) in corpora.sorted(by: { $0.key < $1.key }) {
-            limits += [corpus.wer, corpus.boostedWER, corpus.antiContextWER].enumerated().compactMap { index, limit in
-                limit.map { ("corpora.\(name).\(["wer", "boostedWER", "antiContextWER"][index])", $0) }
+            let overrides = [corpus.wer, corpus.boostedWER, corpus.antiContextWER, corpus.falseAlarmsPerHour]
+            limits += overrides.enumerated().compactMap { index, limit in
+                limit.map {
+                    ("corpora.\(name).\(["wer", "boostedWER", "antiContextWER", "falseAlarmsPerHour"][index])", $0)
+                }
             }
         }
         for (name, limit) in limits {
@@ -122,6 +140,9 @@ public struct GateThresholds: Codable, Sendable, Equatable {
             }
             if let value = limit.maxIncreasePercent, value < 0 || !value.isFinite {
                 problems.append("gate.\(name).maxIncreasePercent is \(value); it must be zero or positive")
+            }
+            if let value = limit.ceiling, value < 0 || !value.isFinite {
+                problems.append("gate.\(name).ceiling is \(value); it must be zero or positive")
             }
         }
         return problems
@@ -133,11 +154,15 @@ public struct CorpusThresholds: Codable, Sendable, Equatable {
     public var wer: Limit?
     public var boostedWER: Limit?
     public var antiContextWER: Limit?
+    public var falseAlarmsPerHour: Limit?
 
-    public init(wer: Limit? = nil, boostedWER: Limit? = nil, antiContextWER: Limit? = nil) {
+    public init(
+        wer: Limit? = nil, boostedWER: Limit? = nil, antiContextWER: Limit? = nil, falseAlarmsPerHour: Limit? = nil
+    ) {
         self.wer = wer
         self.boostedWER = boostedWER
         self.antiContextWER = antiContextWER
+        self.falseAlarmsPerHour = falseAlarmsPerHour
     }
 }
 
@@ -145,12 +170,15 @@ extension GateThresholds {
     /// The keys a thresholds file (or a suite's `gate:` section) may have.
     public static let schema: KeySchema = {
         let limit = KeySchema.mapping([
-            "maxIncrease": .value, "maxIncreasePercent": .value, "requireSignificance": .value,
+            "maxIncrease": .value, "maxIncreasePercent": .value, "requireSignificance": .value, "ceiling": .value,
         ])
         return .mapping([
             "wer": limit, "boostedWER": limit, "antiContextWER": limit, "finalLatencyP95": limit,
-            "realTimeFactor": limit, "failedUtterances": limit,
-            "corpora": .namedEntries(.mapping(["wer": limit, "boostedWER": limit, "antiContextWER": limit])),
+            "realTimeFactor": limit, "failedUtterances": limit, "falseAlarmsPerHour": limit,
+            "corpora": .namedEntries(
+                .mapping([
+                    "wer": limit, "boostedWER": limit, "antiContextWER": limit, "falseAlarmsPerHour": limit,
+                ])),
         ])
     }()
 

@@ -27,6 +27,30 @@ enum Format {
         return (delta < 0 ? "−" : "+") + text
     }
 
+    /// A change in a count or a rate per hour with a true minus sign: `−3.2`, `+0.5`, `±0.0`.
+    static func signed(_ delta: Double, digits: Int = 1) -> String {
+        let text = String(format: "%.\(digits)f", abs(delta))
+        if Double(text) == 0 { return "±" + text }
+        return (delta < 0 ? "−" : "+") + text
+    }
+
+    /// False alarms per hour: `12.3/h`, or "no data" (no audio, or no boosted word to hear).
+    static func perHour(_ value: Double?) -> String {
+        value.map { String(format: "%.1f/h", $0) } ?? noData
+    }
+
+    /// A comparison's false alarms per hour, baseline then customized, and the change with its interval:
+    /// `0.0 → 12.3/h (+12.3 [+4.1, +20.5] ✱)`; "no data" when the variant has no boosted word.
+    static func falseAlarms(_ comparison: Comparison) -> String {
+        guard let base = comparison.baseline.falseAlarmsPerHour, let custom = comparison.customized.falseAlarmsPerHour
+        else { return noData }
+        let change = comparison.deltaFalseAlarmsPerHour.map { delta in
+            " (\(signed(delta.observedDelta)) [\(signed(delta.lower)), \(signed(delta.upper))]"
+                + (delta.significant ? " ✱)" : ")")
+        }
+        return String(format: "%.1f", base) + " → " + perHour(custom) + (change ?? "")
+    }
+
     /// `[−5.00, +1.20]` in percentage points.
     static func interval(_ interval: BootstrapInterval) -> String {
         "[\(points(interval.lower)), \(points(interval.upper))]"

@@ -177,6 +177,15 @@ public struct JUnitReport: Sendable {
             if let boosted = system.metrics.boosted {
                 summary += "; B-WER \(Format.percent(boosted.boostedWordErrorRate))"
             }
+            if let keywords = system.metrics.keywords {
+                summary +=
+                    "; keyword F1 \(Format.decimal(keywords.overall.f1)); false alarms \(keywords.overall.falseAlarms) "
+                    + "(\(Format.perHour(keywords.falseAlarmsPerHour)))"
+                let heard = keywords.terms.filter { $0.falseAlarms > 0 }
+                if !heard.isEmpty {
+                    summary += ": " + heard.map { "\($0.term) ×\($0.falseAlarms)" }.joined(separator: ", ")
+                }
+            }
             let failed = system.utterances.filter { $0.failure != nil }
             decoding.append(
                 JUnitDocument.TestCase(

@@ -63,8 +63,10 @@ public struct MarkdownReport: Sendable {
             }
             guard !comparisons.isEmpty else { continue }
             line()
-            line("| Variant | WER | ΔWER [95% CI] | B-WER | ΔB-WER [95% CI] | U-WER | ΔU-WER | Term F1 | Oracle gain |")
-            line("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+            line(
+                "| Variant | WER | ΔWER [95% CI] | B-WER | ΔB-WER [95% CI] | U-WER | ΔU-WER | Keyword F1 "
+                    + "| False alarms, baseline → customized (Δ [95% CI]) | Oracle gain |")
+            line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
             for c in comparisons {
                 func delta(_ interval: BootstrapInterval?) -> String {
                     guard let interval else { return "—" }
@@ -80,13 +82,17 @@ public struct MarkdownReport: Sendable {
                     "| \(Self.inline(name)) | \(Format.percent(c.customized.wordErrorRate)) | \(wer) | "
                         + "\(Format.percent(c.customized.boostedWordErrorRate)) | \(delta(c.deltaBoostedWER)) | "
                         + "\(Format.percent(c.customized.unboostedWordErrorRate)) | \(delta(c.deltaUnboostedWER)) | "
-                        + "\(Format.decimal(c.customized.termF1)) | "
+                        + "\(Format.decimal(c.customized.keywordF1)) | \(Format.falseAlarms(c)) | "
                         + "\(c.oracleGainCaptured.map { Format.percent($0, digits: 0) } ?? "—") |")
             }
         }
         line()
         line(
-            "Δ in percentage points, customized − baseline (negative is better"
+            "Keyword F1 counts a boosted word as heard only where the reference has it (the aligned position); a "
+                + "false alarm is a boosted word heard where the reference does not have it, per hour of audio.")
+        line()
+        line(
+            "Δ in percentage points (false alarms: per hour), customized − baseline (negative is better"
                 + (results.comparisons.contains { $0.recognizer != nil }
                     ? "; `variant @ recognizer` against that recognizer's own baseline" : "")
                 + "); ✱ significant at 95%.")

@@ -92,9 +92,10 @@ public enum Aggregation {
     ///   - terms: Terms for recall/precision/F1; empty for none.
     ///   - templates: Templates for slot errors.
     ///   - normalizer: The run's normalizer, applied to the words, terms and templates.
+    ///   - bootstrap: Resamples and seed of the false-alarm interval.
     public static func metrics(
         of records: [UtteranceRecord], boostedWords: [String] = [], terms: [String] = [],
-        templates: SlotTemplates? = nil, normalizer: Normalizer
+        templates: SlotTemplates? = nil, normalizer: Normalizer, bootstrap: BootstrapOptions = .init()
     ) -> SystemMetrics {
         let alignments = records.map { Alignment(pairs: $0.alignment) }
         var counts = ErrorCounts()
@@ -116,7 +117,50 @@ public enum Aggregation {
                     hypotheses: alignments.map { $0.pairs.compactMap(\.hypothesis) }, terms: normalizedTerms),
             slots: templates.map {
                 CustomizationMetrics.slotErrors(alignments: alignments, templates: $0, normalizer: normalizer)
-            })
+            },
+            keywords: keywords(
+                of: records, terms: normalizedTerms, boosted: boosted, normalizer: normalizer, bootstrap: bootstrap))
+    }
+
+    /// Keywords scored by position and the false alarms of a set of records; nil when there is no term, no
+    /// boosted word and no biasing list.
+    /// - Parameters:
+    ///   - terms: The scored terms, normalized; a boosted word that is not one of them gets its row after them.
+    ///   - boosted: The boosted words, normalized: the headline's words where a record has no biasing list.
+    static func keywords(
+        of records: [UtteranceRecord], terms: [[String]], boosted: Set<String>, normalizer: Normalizer,
+        bootstrap: BootstrapOptions
+    ) -> KeywordMetrics? {
+        let hasLists = records.contains { $0.biasingList != nil }
+        guard !terms.isEmpty || !boosted.isEmpty || hasLists else { return nil }
+        // Every boosted word has its row, after the terms given.
+        let terms = terms + boosted.subtracting(terms.filter { $0.count == 1 }.map { $0[0] }).sorted().map { [$0] }
+        var rows = terms.map { KeywordCounts(term: $0.joined(separator: " ")) }
+        var overall = KeywordCounts(term: "*")
+        var alarms: [Int] = []
+        var flagged: [String: [String]] = [:]
+        for record in records {
+            for (index, counts) in KeywordScoring.count(record.alignment, terms: terms).enumerated() {
+                rows[index] += counts
+                if counts.falseAlarms > 0 { flagged[counts.term, default: []].append(record.id) }
+            }
+            let words = record.biasingList.map { Set(biasingWords(of: $0, normalizer: normalizer)) } ?? boosted
+            var utteranceAlarms = 0
+            for counts in KeywordScoring.countWords(record.alignment, words: words).values {
+                overall += counts
+                utteranceAlarms += counts.falseAlarms
+                if hasLists, counts.falseAlarms > 0, flagged[counts.term]?.last != record.id {
+                    flagged[counts.term, default: []].append(record.id)
+                }
+            }
+            alarms.append(utteranceAlarms)
+        }
+        let interval = Significance.bootstrapRate(
+            counts: alarms, exposure: records.map { Int(($0.audioSeconds * 1000).rounded()) }, options: bootstrap)
+        return KeywordMetrics(
+            terms: rows, overall: overall, utterances: records.count,
+            audioSeconds: records.reduce(0) { $0 + $1.audioSeconds },
+            falseAlarmsPerHourInterval: interval?.scaled(by: 3_600_000), falseAlarmUtterances: flagged)
     }
 
     /// B-WER and U-WER of records: over each record's own biased words when the records carry biasing lists,
@@ -195,7 +239,9 @@ public enum Aggregation {
             return MetricSummary(
                 wordErrorRate: metrics.rates.wordErrorRate, sentenceErrorRate: metrics.rates.sentenceErrorRate,
                 boostedWordErrorRate: metrics.boosted?.boostedWordErrorRate,
-                unboostedWordErrorRate: metrics.boosted?.unboostedWordErrorRate, termF1: metrics.terms?.overall.f1)
+                unboostedWordErrorRate: metrics.boosted?.unboostedWordErrorRate, termF1: metrics.terms?.overall.f1,
+                keywordF1: metrics.keywords?.overall.f1, falseAlarmsPerHour: metrics.keywords?.falseAlarmsPerHour,
+                falseAlarms: metrics.keywords?.overall.falseAlarms)
         }
         let paired = pairedErrors(
             baseline: baseline.utterances, customized: customized.utterances, boosted: boosted, normalizer: normalizer)
@@ -214,9 +260,44 @@ public enum Aggregation {
             corpus: customized.corpus, variant: variant.name, baseline: base, customized: custom,
             oracle: oracleSummary, pairedUtterances: paired.count, deltaWER: deltaWER,
             deltaBoostedWER: paired.deltaBoostedWER(options), deltaUnboostedWER: paired.deltaUnboostedWER(options),
+            deltaFalseAlarmsPerHour: falseAlarmChange(
+                baseline: baseline.utterances, customized: customized.utterances, boosted: boosted,
+                normalizer: normalizer, options: options),
             matchedPairs: matchedPairs, mcNemar: paired.mcNemar,
             oracleGainCaptured: captured,
             significant: deltaWER.significant || matchedPairs.significant, recognizer: customized.recognizer)
+    }
+
+    /// Paired bootstrap interval of the change in false alarms per hour between two systems' utterances, paired
+    /// by id: the boosted words (each utterance's biasing list, when it has one) heard where the reference does
+    /// not have them. Nil when there is no such word or no audio.
+    public static func falseAlarmChange(
+        baseline: [UtteranceRecord], customized: [UtteranceRecord], boosted: Set<String>, normalizer: Normalizer,
+        options: BootstrapOptions
+    ) -> BootstrapInterval? {
+        var customizedByID: [String: UtteranceRecord] = [:]
+        for record in customized { customizedByID[record.id] = record }
+        var alarmsA: [Int] = []
+        var alarmsB: [Int] = []
+        var milliseconds: [Int] = []
+        var anyWord = false
+        for a in baseline {
+            guard let b = customizedByID[a.id] else { continue }
+            let words = a.biasingList.map { Set(biasingWords(of: $0, normalizer: normalizer)) } ?? boosted
+            anyWord = anyWord || !words.isEmpty
+            func alarms(_ record: UtteranceRecord) -> Int {
+                KeywordScoring.countWords(record.alignment, words: words).values.reduce(0) { $0 + $1.falseAlarms }
+            }
+            alarmsA.append(alarms(a))
+            alarmsB.append(alarms(b))
+            // A failed decode has no audio length of its own; the other system's stands for the utterance.
+            milliseconds.append(Int((max(a.audioSeconds, b.audioSeconds) * 1000).rounded()))
+        }
+        guard anyWord, milliseconds.reduce(0, +) > 0 else { return nil }
+        return Significance.pairedBootstrap(
+            metric: "false alarms per hour", errorsA: alarmsA, errorsB: alarmsB, referenceWords: milliseconds,
+            options: options
+        ).scaled(by: 3_600_000)
     }
 
     /// Pairs two systems' utterances by id, in the baseline's order: what the paired bootstrap,
@@ -298,7 +379,7 @@ extension RunResults {
             }
             system.metrics = Aggregation.metrics(
                 of: system.utterances, boostedWords: scope.boostedWords, terms: scope.scoredTerms,
-                templates: scope.templates, normalizer: normalizer)
+                templates: scope.templates, normalizer: normalizer, bootstrap: run.settings.bootstrap)
             system.timing = Aggregation.timing(
                 of: system.utterances, modelLoadSeconds: system.timing.modelLoadSeconds,
                 decodeWallSeconds: system.timing.decodeWallSeconds,

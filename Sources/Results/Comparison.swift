@@ -22,6 +22,9 @@ public struct Comparison: Codable, Sendable, Equatable {
     public var deltaBoostedWER: BootstrapInterval?
     /// Paired bootstrap 95% interval of ΔU-WER, when the variant has boosted words.
     public var deltaUnboostedWER: BootstrapInterval?
+    /// Paired bootstrap 95% interval of the change in false alarms per hour (boosted words heard where the
+    /// reference does not have them), when the variant has boosted words or the corpus biasing lists.
+    public var deltaFalseAlarmsPerHour: BootstrapInterval?
     /// MAPSSWE (system A = baseline, B = customized).
     public var matchedPairs: MatchedPairsResult
     /// McNemar on sentence errors (A = baseline, B = customized).
@@ -36,7 +39,8 @@ public struct Comparison: Codable, Sendable, Equatable {
         corpus: String, variant: String, baseline: MetricSummary, customized: MetricSummary,
         oracle: MetricSummary? = nil, pairedUtterances: Int, deltaWER: BootstrapInterval,
         deltaBoostedWER: BootstrapInterval? = nil, deltaUnboostedWER: BootstrapInterval? = nil,
-        matchedPairs: MatchedPairsResult, mcNemar: McNemarResult, oracleGainCaptured: Double? = nil,
+        deltaFalseAlarmsPerHour: BootstrapInterval? = nil, matchedPairs: MatchedPairsResult, mcNemar: McNemarResult,
+        oracleGainCaptured: Double? = nil,
         significant: Bool, recognizer: String? = nil
     ) {
         self.corpus = corpus
@@ -49,6 +53,7 @@ public struct Comparison: Codable, Sendable, Equatable {
         self.deltaWER = deltaWER
         self.deltaBoostedWER = deltaBoostedWER
         self.deltaUnboostedWER = deltaUnboostedWER
+        self.deltaFalseAlarmsPerHour = deltaFalseAlarmsPerHour
         self.matchedPairs = matchedPairs
         self.mcNemar = mcNemar
         self.oracleGainCaptured = oracleGainCaptured
@@ -65,16 +70,26 @@ public struct MetricSummary: Codable, Sendable, Equatable {
     public var unboostedWordErrorRate: Double?
     /// F1 over all of the variant's terms together.
     public var termF1: Double?
+    /// Keyword F1 by position over the variant's boosted words (``KeywordMetrics/overall``).
+    public var keywordF1: Double?
+    /// False alarms per hour of audio over the variant's boosted words.
+    public var falseAlarmsPerHour: Double?
+    /// The false alarms themselves.
+    public var falseAlarms: Int?
 
     public init(
         wordErrorRate: Double, sentenceErrorRate: Double, boostedWordErrorRate: Double? = nil,
-        unboostedWordErrorRate: Double? = nil, termF1: Double? = nil
+        unboostedWordErrorRate: Double? = nil, termF1: Double? = nil, keywordF1: Double? = nil,
+        falseAlarmsPerHour: Double? = nil, falseAlarms: Int? = nil
     ) {
         self.wordErrorRate = wordErrorRate
         self.sentenceErrorRate = sentenceErrorRate
         self.boostedWordErrorRate = boostedWordErrorRate
         self.unboostedWordErrorRate = unboostedWordErrorRate
         self.termF1 = termF1
+        self.keywordF1 = keywordF1
+        self.falseAlarmsPerHour = falseAlarmsPerHour
+        self.falseAlarms = falseAlarms
     }
 }
 

@@ -359,6 +359,13 @@ extension RunResults {
             for t in terms.terms.indices { terms.terms[t].term = masker.phrase(terms.terms[t].term) }
             system.metrics.terms = terms
         }
+        if var keywords = system.metrics.keywords {
+            for t in keywords.terms.indices { keywords.terms[t].term = masker.phrase(keywords.terms[t].term) }
+            keywords.falseAlarmUtterances = Dictionary(
+                keywords.falseAlarmUtterances.map { (masker.phrase($0.key), $0.value.map(names.utterance)) },
+                uniquingKeysWith: { $0 + $1 })
+            system.metrics.keywords = keywords
+        }
         // Breakdown labels are speakers and conditions, masked as the records' are. An interval's seed is
         // derived from its label, so it is derived again from the masked one: the original would let a
         // reader test guesses of a private name.

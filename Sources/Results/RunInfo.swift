@@ -177,6 +177,12 @@ public struct RunSettings: Codable, Sendable, Equatable {
     public var bootstrap: BootstrapOptions
     /// Correct words that bound a MAPSSWE segment (`sc_stats` uses 2).
     public var minimumGoodWords: Int
+    /// ``Scoring/Normalizer/rulesVersion`` of the Gambit that scored the run; absent in results written before
+    /// it was recorded, which scored under version 1 (``normalizerRules``).
+    public var normalizerRulesVersion: Int?
+
+    /// The version of the normalizer's rules the run was scored under.
+    public var normalizerRules: Int { normalizerRulesVersion ?? 1 }
 
     public init(
         workers: Int, normalizer: Normalizer = .standard, alignmentMode: AlignmentMode = .sclite,
@@ -184,6 +190,7 @@ public struct RunSettings: Codable, Sendable, Equatable {
     ) {
         self.workers = workers
         self.normalizer = normalizer
+        self.normalizerRulesVersion = Normalizer.rulesVersion
         self.normalization = normalizer.summary
         self.alignmentMode = alignmentMode
         self.bootstrap = bootstrap

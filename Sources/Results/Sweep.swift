@@ -117,14 +117,21 @@ public struct SweepPoint: Codable, Sendable, Equatable {
     /// The anti-context check of each anti-context corpus at this point, judged as the run judges it
     /// (absent in older files).
     public var antiContextChecks: [SweepAntiContextCheck]?
+    /// Boosted words heard where the reference does not have them, per hour of audio, on the domain corpus and
+    /// on the anti-context corpora (absent without boosted words or audio, and in older files).
+    public var falseAlarmsPerHour: Double?
+    public var antiContextFalseAlarmsPerHour: Double?
 
     public init(
         parameters: SweepParameters, samplesUsed: Int, wordErrorRate: Double, boostedWordErrorRate: Double,
         unboostedWordErrorRate: Double, antiContextWordErrorRate: Double? = nil, prepareSeconds: Double = 0,
         rescoredWER: Double? = nil, decodedWER: Double? = nil, paretoOptimal: Bool = false,
-        antiContextChecks: [SweepAntiContextCheck]? = nil
+        antiContextChecks: [SweepAntiContextCheck]? = nil, falseAlarmsPerHour: Double? = nil,
+        antiContextFalseAlarmsPerHour: Double? = nil
     ) {
         self.antiContextChecks = antiContextChecks
+        self.falseAlarmsPerHour = falseAlarmsPerHour
+        self.antiContextFalseAlarmsPerHour = antiContextFalseAlarmsPerHour
         self.parameters = parameters
         self.samplesUsed = samplesUsed
         self.wordErrorRate = wordErrorRate

@@ -71,15 +71,56 @@ public struct SystemMetrics: Codable, Sendable, Equatable {
     public var terms: TermAccuracyReport?
     /// Errors per template slot class; `nil` without templates.
     public var slots: SlotErrorReport?
+    /// Keywords scored by position, and the false alarms: boosted terms heard where nobody said them; `nil`
+    /// when there are neither terms nor boosted words (and in results written before it existed).
+    public var keywords: KeywordMetrics?
 
     public init(
         rates: Rates, boosted: BoostedWordErrorRates? = nil, terms: TermAccuracyReport? = nil,
-        slots: SlotErrorReport? = nil
+        slots: SlotErrorReport? = nil, keywords: KeywordMetrics? = nil
     ) {
         self.rates = rates
         self.boosted = boosted
         self.terms = terms
         self.slots = slots
+        self.keywords = keywords
+    }
+}
+
+/// A system's keywords scored by position (``KeywordScoring``) and its false alarms: each boosted term heard where
+/// the reference does not have it at that aligned position.
+public struct KeywordMetrics: Codable, Sendable, Equatable {
+    /// Each scored term on its own (multi-word terms, then boosted words), in that order.
+    public var terms: [KeywordCounts]
+    /// Over the boosted words (each utterance's biasing list, when the corpus gives lists): every occurrence is
+    /// one word, so none counts twice, as it would summing a phrase term and its words. The headline figures.
+    public var overall: KeywordCounts
+    /// Utterances scored (failed ones included, with no words heard).
+    public var utterances: Int
+    /// Their audio, in seconds.
+    public var audioSeconds: Double
+    /// False alarms (of ``overall``) per 100 utterances; nil without utterances.
+    public var falseAlarmsPer100Utterances: Double?
+    /// False alarms (of ``overall``) per hour of audio; nil without audio.
+    public var falseAlarmsPerHour: Double?
+    /// Bootstrap 95% interval of ``falseAlarmsPerHour``, resampling utterances (the run's bootstrap settings).
+    public var falseAlarmsPerHourInterval: RateInterval?
+    /// The utterances with a false alarm of each term (of ``terms``, and of the biasing-list words), by id, in
+    /// corpus order.
+    public var falseAlarmUtterances: [String: [String]]
+
+    public init(
+        terms: [KeywordCounts], overall: KeywordCounts, utterances: Int, audioSeconds: Double,
+        falseAlarmsPerHourInterval: RateInterval? = nil, falseAlarmUtterances: [String: [String]] = [:]
+    ) {
+        self.terms = terms
+        self.overall = overall
+        self.utterances = utterances
+        self.audioSeconds = audioSeconds
+        falseAlarmsPer100Utterances = utterances > 0 ? 100 * Double(overall.falseAlarms) / Double(utterances) : nil
+        falseAlarmsPerHour = audioSeconds > 0 ? 3600 * Double(overall.falseAlarms) / audioSeconds : nil
+        self.falseAlarmsPerHourInterval = falseAlarmsPerHourInterval
+        self.falseAlarmUtterances = falseAlarmUtterances
     }
 }
 

@@ -1,3 +1,4 @@
+import Audio
 import Foundation
 import Recognition
 import Results
@@ -13,6 +14,14 @@ extension Runner {
     func importedAnswers(_ plan: RunPlan) throws -> [String: WorkResponse] {
         var answers: [String: WorkResponse] = [:]
         var checked = Set<String>()
+        var lengths: [URL: Double] = [:]
+        /// The audio's length as a worker would measure it; 0 when it cannot be read.
+        func audioLength(_ url: URL) -> Double {
+            if let known = lengths[url] { return known }
+            let seconds = (try? AudioLoader().load(url).duration) ?? 0
+            lengths[url] = seconds
+            return seconds
+        }
         for (s, system) in plan.systems.enumerated() {
             guard let file = system.importedFile, let recognizer = system.external else { continue }
             let shown = suite.reportedPath(file)
@@ -50,8 +59,11 @@ extension Runner {
                         kind: .missingTranscript, customization: system.mode == .customized ? .ignored : .notRequested)
                     continue
                 }
-                answers[key] = .imported(
+                var answer = WorkResponse.imported(
                     key: key, hypothesis: text, customization: system.mode == .customized ? .applied : .notRequested)
+                // Not timed, but as long as its audio: what false alarms per hour are over.
+                answer.audioSeconds = audioLength(item.entry.audio)
+                answers[key] = answer
             }
         }
         return answers

@@ -131,8 +131,8 @@ public final class Runner {
                     boostedWords: boosted.words, multiWordTerms: boosted.terms,
                     templates: slotTemplates(LanguageModelCompiler.templateSlots(of: data))))
         }
-        // Every run scores with the standard normalizer (see `settings`).
-        return PrivateTermMasker(variants: variants, normalizer: .standard)
+        // Masked as the run scores them (see `settings`).
+        return PrivateTermMasker(variants: variants, normalizer: suite.normalizer)
     }
 
     let suite: Suite
@@ -148,7 +148,7 @@ public final class Runner {
         self.options = options
         self.toolchain = toolchain
         self.settings = RunSettings(
-            workers: options.workers, normalizer: .standard, alignmentMode: .sclite,
+            workers: options.workers, normalizer: suite.normalizer, alignmentMode: .sclite,
             bootstrap: BootstrapOptions(), minimumGoodWords: 2)
     }
 

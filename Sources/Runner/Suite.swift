@@ -5,6 +5,7 @@ import LanguageModel
 import NGram
 import Recognition
 import Results
+import Scoring
 import StrictYAML
 import TrainingData
 import Yams
@@ -112,6 +113,13 @@ public struct Suite: Sendable, Equatable {
     /// `cache: output`: keep prepared and oracle models in the run's output folder (`.gambit/cache`) rather
     /// than the user's cache, so a private suite's models stay with its results and go when they go.
     public var cacheInOutput = false
+    /// `termForms:` surface form → term (`albin's: albin`, `nimzoindian: nimzo indian`): each form counts as its
+    /// term in every rate (see ``Scoring/Normalizer/withTermForms(_:)``).
+    public var termForms: [String: String] = [:]
+
+    /// The normalizer every figure of a run of this suite is scored under: the standard one, with the suite's
+    /// term forms.
+    public var normalizer: Normalizer { Normalizer.standard.withTermForms(termForms) }
 
     /// The folder holding the suite file: manifests may name audio inside it, and reports show paths
     /// relative to it.
@@ -202,6 +210,7 @@ public struct Suite: Sendable, Equatable {
         "streaming": .mapping(["utterances": .value, "chunkMilliseconds": .value]),
         "decoder": .mapping(Dictionary(uniqueKeysWithValues: DecoderSettings.settings.map { ($0.name, .value) })),
         "cache": .value,
+        "termForms": .namedEntries(.value),
         "gate": .value,
     ])
 

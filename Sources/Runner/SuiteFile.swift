@@ -66,6 +66,7 @@ struct SuiteFile: Decodable {
     var streaming: Lined<StreamingFields>?
     var decoder: Lined<OrderedEntries>?
     var cache: Lined<String>?
+    var termForms: Lined<OrderedEntries>?
 
     struct CorpusFields: Decodable {
         var name: Lined<String>?

@@ -3,6 +3,7 @@ import LanguageModel
 import NGram
 import Recognition
 import Results
+import Scoring
 
 /// Turns a decoded ``SuiteFile`` into a ``Suite``, refusing what it cannot use with the line where it is written:
 /// a missing key on its entry's line, a bad value on its own.
@@ -53,6 +54,7 @@ struct SuiteReader {
             file: url, corpora: corpora, variants: variants, modes: modes, recognizers: recognizers,
             streaming: streaming, contentHash: contentHash)
         suite.cacheInOutput = cacheInOutput
+        suite.termForms = try termForms(file.termForms)
         suite.decoder = decoder
         for index in suite.variants.indices { suite.variants[index].languageWeight = decoder.languageWeight }
         suite.declaredSplits = corpora.compactMap(\.split)
@@ -292,6 +294,23 @@ struct SuiteReader {
             streaming.chunkMilliseconds = value
         }
         return streaming
+    }
+
+    /// `termForms:`: each form a text that normalizes to a word or more, each term one too.
+    func termForms(_ field: Lined<OrderedEntries>?) throws -> [String: String] {
+        guard let field else { return [:] }
+        guard let entries = field.value else {
+            throw fail(field.line, "'termForms' must be a mapping of surface forms to their terms (albin's: albin)")
+        }
+        var forms: [String: String] = [:]
+        for (form, term) in entries.entries {
+            guard let text = term.value else { throw fail(term.line, "the term of form '\(form)' is one text") }
+            for (side, words) in [("form", form), ("term", text)] where Normalizer.standard.normalize(words).isEmpty {
+                throw fail(term.line, "term form '\(form)': its \(side) '\(words)' has no word once normalized")
+            }
+            forms[form] = text
+        }
+        return forms
     }
 
     func decoder(_ field: Lined<OrderedEntries>?) throws -> DecoderSettings {

@@ -132,8 +132,12 @@ public final class Sweep {
     let suite: Suite
     let options: SweepOptions
     let toolchain: Toolchain
-    let settings = RunSettings(
-        workers: 1, normalizer: .standard, alignmentMode: .sclite, bootstrap: BootstrapOptions(), minimumGoodWords: 2)
+    /// Scored as a run of the suite is scored (its term forms included).
+    var settings: RunSettings {
+        RunSettings(
+            workers: 1, normalizer: suite.normalizer, alignmentMode: .sclite, bootstrap: BootstrapOptions(),
+            minimumGoodWords: 2)
+    }
     /// Progress lines for a terminal.
     public var log: (String) -> Void = { _ in }
     /// Called with (stage, done, total) as the items of a long stage finish: the lattice pass's utterances
@@ -144,6 +148,8 @@ public final class Sweep {
     var transcriber: Transcriber?
     /// SHA-256 of each audio file, part of its work keys; computed once per file.
     var audioHashes: [URL: String] = [:]
+    /// Each utterance's audio length, for false alarms per hour (``audioSeconds(_:)``).
+    var audioLengths: [URL: Double] = [:]
     /// The engine's decode time of every answer ``decode(_:_:)`` has returned, summed over utterances. An
     /// answer read back from the journal counts the time it took when it was decoded, so a resumed sweep
     /// reports what its decodes cost, not the moments it spent reading them back.
@@ -348,7 +354,8 @@ public final class Sweep {
             // Each anti-context utterance is aligned once: the checks read the corpora apart, the
             // point's anti-context WER all of them together.
             let antiRecords = antiContextRecords(dev, Array(hypotheses.dropFirst(dev.domain.count)))
-            let onAnti = Aggregation.metrics(of: antiRecords.flatMap { $0 }, normalizer: settings.normalizer)
+            let onAnti = Aggregation.metrics(
+                of: antiRecords.flatMap { $0 }, boostedWords: target.boosted, normalizer: settings.normalizer)
             explored.points.append(
                 SweepPoint(
                     parameters: parameters, samplesUsed: artifact.manifest.samples,
@@ -359,7 +366,9 @@ public final class Sweep {
                     prepareSeconds: artifact.manifest.timings.total,
                     rescoredWER: rescorer == nil ? nil : onDomain.rates.wordErrorRate,
                     decodedWER: rescorer == nil ? onDomain.rates.wordErrorRate : nil,
-                    antiContextChecks: antiContextChecks(dev, baseline: baselineAnti, customized: antiRecords)))
+                    antiContextChecks: antiContextChecks(dev, baseline: baselineAnti, customized: antiRecords),
+                    falseAlarmsPerHour: onDomain.keywords?.falseAlarmsPerHour,
+                    antiContextFalseAlarmsPerHour: dev.anti.isEmpty ? nil : onAnti.keywords?.falseAlarmsPerHour))
         }
         Self.markPareto(&explored.points)
         log(
@@ -490,10 +499,21 @@ public final class Sweep {
 
     func records(_ entries: [CorpusEntry], _ hypotheses: [String]) -> [UtteranceRecord] {
         zip(entries, hypotheses).enumerated().map { index, pair in
-            Aggregation.record(
+            var record = Aggregation.record(
                 id: pair.0.id, index: index, audioPath: suite.reportedPath(pair.0.audio), reference: pair.0.text,
                 hypothesis: pair.1, biasingList: pair.0.boosted, settings: settings)
+            record.audioSeconds = audioSeconds(pair.0.audio)
+            return record
         }
+    }
+
+    /// The length of an utterance's audio, read once (0 when it cannot be read: its false alarms then count,
+    /// its time does not).
+    func audioSeconds(_ url: URL) -> Double {
+        if let known = audioLengths[url] { return known }
+        let seconds = (try? AudioLoader().load(url).duration) ?? 0
+        audioLengths[url] = seconds
+        return seconds
     }
 
     func score(_ entries: [CorpusEntry], _ hypotheses: [String], boosted: [String]) -> SystemMetrics {

@@ -69,6 +69,52 @@ struct GateTests {
         #expect(outcome.findings.first?.failed == true)
     }
 
+    @Test("a significant rise in false alarms fails, and so does a rate above the ceiling however it came")
+    func falseAlarms() throws {
+        // `worse` puts "gambit", a boosted word, in front of every general-speech hypothesis of chess-full.
+        let outcome = Gate.evaluate(current: Fixture.results(worse: true), baseline: Fixture.results())
+        let alarms = try #require(outcome.failures.first { $0.metric == .falseAlarmsPerHour && $0.corpus == "general" })
+        #expect(alarms.baselineValue == 0 && alarms.currentValue > 0)
+        #expect(alarms.significance?.significant == true)
+        #expect(alarms.message.contains("false alarms per hour rose from 0.0/h to"), "\(alarms.message)")
+        #expect(alarms.message.contains("per hour, significant"), "\(alarms.message)")
+        // Unchanged, the rise limit passes; a ceiling below today's rate fails on its own.
+        var thresholds = GateThresholds()
+        let worse = Fixture.results(worse: true)
+        #expect(
+            !Gate.evaluate(current: worse, baseline: worse, thresholds: thresholds).findings.contains {
+                $0.metric == .falseAlarmsPerHour && $0.failed
+            })
+        thresholds.corpora["general"] = CorpusThresholds(falseAlarmsPerHour: Limit(ceiling: 1))
+        let capped = Gate.evaluate(current: worse, baseline: worse, thresholds: thresholds)
+        let ceiling = try #require(capped.failures.first { $0.metric == .falseAlarmsPerHour })
+        #expect(ceiling.delta == 0 && ceiling.message.contains("above the ceiling"), "\(ceiling.message)")
+        #expect(capped.status == .regression)
+    }
+
+    @Test("runs scored under different normalization are compared with a note naming both")
+    func otherNormalization() {
+        var current = Fixture.results()
+        current.run.settings = RunSettings(
+            workers: current.run.settings.workers,
+            normalizer: current.run.settings.normalizer.withTermForms(["albin's": "albin"]))
+        var older = Fixture.results()
+        older.run.settings.normalizerRulesVersion = nil
+        for (now, then, expected) in [
+            (current, Fixture.results(), "1 term form, rules version 2"),
+            (Fixture.results(), older, "rules version 1"),
+        ] {
+            let outcome = Gate.evaluate(current: now, baseline: then)
+            #expect(
+                outcome.notes.contains { $0.contains("scored under different normalization") && $0.contains(expected) },
+                "\(outcome.notes)")
+        }
+        #expect(
+            !Gate.evaluate(current: Fixture.results(), baseline: Fixture.results()).notes.contains {
+                $0.contains("normalization")
+            })
+    }
+
     @Test("a run of another suite is bad input, not a regression")
     func otherSuite() {
         var other = Fixture.results(worse: true)

@@ -131,6 +131,25 @@ struct StrictSuiteTests {
         #expect(key(.standard) == "199b79455388f024f6c294aa6bda57638c92a4dea047a35f4da8b7160e4fff06")
     }
 
+    @Test("termForms: a mapping of forms to terms, scored by the suite's normalizer; a form of no word names its line")
+    func termForms() throws {
+        let corpus = "corpora:\n  - {name: c, manifest: m.jsonl, role: domain, split: test}\n"
+        let loaded = try Suite.load(
+            try suite(corpus + "termForms:\n  \"albin's\": albin\n  nimzoindian: nimzo indian\n"))
+        #expect(loaded.termForms == ["albin's": "albin", "nimzoindian": "nimzo indian"])
+        #expect(
+            loaded.normalizer.normalize("the Albin's and the nimzoindian") == [
+                "the", "albin", "and", "the", "nimzo", "indian",
+            ])
+        #expect(try Suite.load(try suite(corpus)).normalizer == .standard)
+        let empty = try #require(throws: RunnerError.self) {
+            try Suite.load(try suite(corpus + "termForms:\n  albin: albin\n  \"...\": albin\n"))
+        }
+        #expect("\(empty)".contains(":5:") && "\(empty)".contains("has no word once normalized"), "\(empty)")
+        let list = try #require(throws: RunnerError.self) { try Suite.load(try suite(corpus + "termForms: [albin]\n")) }
+        #expect("\(list)".contains(":3:"), "\(list)")
+    }
+
     @Test("The shipped suites load: every key they use is known")
     func shippedSuites() throws {
         for name in ["suite", "mixes", "phrases", "tune-merged", "weighted"] {

@@ -112,7 +112,8 @@ public struct HTMLReport: Sendable {
             + "<td class=\"num\">\(Format.points(m.rates.wordErrorRate - baseline.rates.wordErrorRate))</td>"
             + "<td class=\"num\">\(Format.percent(m.boosted?.boostedWordErrorRate))</td><td class=\"num\">—</td>"
             + "<td class=\"num\">\(Format.percent(m.boosted?.unboostedWordErrorRate))</td><td class=\"num\">—</td>"
-            + "<td class=\"num\">\(m.terms.map { Format.decimal($0.overall.f1) } ?? "—")</td>"
+            + "<td class=\"num\">\(m.keywords.map { Format.decimal($0.overall.f1) } ?? "—")</td>"
+            + "<td class=\"num\">\(m.keywords.map { Format.perHour($0.falseAlarmsPerHour) } ?? "—")</td>"
             + "<td class=\"num\">\(lastCell)</td></tr>"
     }
 
@@ -130,8 +131,12 @@ public struct HTMLReport: Sendable {
             + "<td class=\"num\">\(Format.percent(c.customized.unboostedWordErrorRate))"
             + from(c.baseline.unboostedWordErrorRate.map { Format.percent($0) })
             + "</td><td class=\"num\">\(c.deltaUnboostedWER.map { delta($0, significant: $0.significant) } ?? "—")</td>"
-            + "<td class=\"num\">\(c.customized.termF1.map { Format.decimal($0) } ?? "—")"
-            + from(c.baseline.termF1.map { Format.decimal($0) })
+            + "<td class=\"num\">\(c.customized.keywordF1.map { Format.decimal($0) } ?? "—")"
+            + from(c.baseline.keywordF1.map { Format.decimal($0) })
+            + "</td><td class=\"num\">\(c.customized.falseAlarmsPerHour.map { Format.perHour($0) } ?? "—")"
+            + from(c.baseline.falseAlarmsPerHour.map { Format.perHour($0) })
+            // No change at all, in every resample, needs no pill.
+            + (c.deltaFalseAlarmsPerHour.map { $0.lower == 0 && $0.upper == 0 ? "" : "<br>" + perHourDelta($0) } ?? "")
             + "</td><td class=\"num\">\(c.oracleGainCaptured.map { Format.percent($0, digits: 0) } ?? "—")</td></tr>"
     }
 
@@ -150,7 +155,10 @@ public struct HTMLReport: Sendable {
                 + "of audio · \(e(corpus.split)) split · \(baseline.metrics.rates.counts.referenceWords) words</span></div>"
             out += "<table><thead><tr><th>System</th><th class=\"num\">WER</th><th class=\"num\">ΔWER · 95% CI</th>"
             out += "<th class=\"num\">B-WER</th><th class=\"num\">ΔB-WER · 95% CI</th><th class=\"num\">U-WER</th>"
-            out += "<th class=\"num\">ΔU-WER · 95% CI</th><th class=\"num\">Term F1</th>"
+            out += "<th class=\"num\">ΔU-WER · 95% CI</th>"
+            out += "<th class=\"num\" title=\"a boosted word counts as heard only where the reference has it\">"
+            out += "Keyword F1</th><th class=\"num\" title=\"boosted words heard where the reference does not have "
+            out += "them, per hour of audio\">False alarms</th>"
             out += "<th class=\"num\">Oracle gain</th></tr></thead><tbody>"
             let b = baseline.metrics
             out += "<tr><td><span class=\"swatch\" style=\"background:\(Charts.baselineColor)\"></span>baseline</td>"
@@ -158,7 +166,9 @@ public struct HTMLReport: Sendable {
             out += "<td class=\"num\">\(Format.percent(b.boosted?.boostedWordErrorRate))</td><td class=\"num\">—</td>"
             out += "<td class=\"num\">\(Format.percent(b.boosted?.unboostedWordErrorRate))</td><td class=\"num\">—</td>"
             out +=
-                "<td class=\"num\">\(Format.decimal(b.terms?.overall.f1))</td><td class=\"num\">—</td></tr>"
+                "<td class=\"num\">\(Format.decimal(b.keywords?.overall.f1))</td>"
+                + "<td class=\"num\">\(b.keywords.map { Format.perHour($0.falseAlarmsPerHour) } ?? "—")</td>"
+                + "<td class=\"num\">—</td></tr>"
             for c in comparisons where c.recognizer == nil {
                 let isPrivate = results.variant(named: c.variant)?.isPrivate == true
                 out += comparisonRow(
@@ -209,6 +219,15 @@ public struct HTMLReport: Sendable {
             + "✱ significant at 95% (paired bootstrap "
             + "interval excludes 0, or MAPSSWE p &lt; 0.05). Oracle gain: (baseline − customized) / (baseline − oracle) WER.</p>"
         return out + "</section>\n"
+    }
+
+    /// A change in false alarms per hour, as ``delta(_:significant:)`` shows a change in points.
+    func perHourDelta(_ interval: BootstrapInterval) -> String {
+        let tone = !interval.significant ? "flat" : (interval.observedDelta < 0 ? "better" : "worse")
+        return
+            "<span class=\"delta \(tone)\" title=\"p \(Format.decimal(interval.pValue)) over \(interval.resamples) resamples\">"
+            + "\(Format.signed(interval.observedDelta))/h\(interval.significant ? " ✱" : "")</span>"
+            + "<span class=\"ci\">[\(Format.signed(interval.lower)), \(Format.signed(interval.upper))]</span>"
     }
 
     func delta(_ interval: BootstrapInterval, significant: Bool) -> String {
@@ -413,6 +432,9 @@ public struct HTMLReport: Sendable {
         return out + "</tbody></table></div>"
     }
 
+    /// Per comparison, each boosted term scored by position (recall, precision, F1, baseline → customized) and
+    /// its false alarms, each linked to its utterance; domain and anti-context corpora alike, where a false alarm
+    /// matters most.
     func terms() -> String {
         var out = "<section id=\"terms\"><h2>Terms</h2>"
         var any = false
@@ -420,35 +442,53 @@ public struct HTMLReport: Sendable {
             guard
                 let customized = results.system(
                     corpus: c.corpus, mode: .customized, variant: c.variant, recognizer: c.recognizer),
-                let terms = customized.metrics.terms, results.corpus(named: c.corpus)?.role == .domain
+                let keywords = customized.metrics.keywords
             else { continue }
+            let baseline = results.system(corpus: c.corpus, mode: .baseline, recognizer: c.recognizer)?.metrics.keywords
+            let rows = (keywords.terms + [keywords.overall]).filter { term in
+                let before = baseline?.terms.first { $0.term == term.term }
+                return term.term == "*" || term.said + term.heard + (before?.heard ?? 0) > 0
+            }
+            guard rows.count > 1 else { continue }
             any = true
-            let baselineTerms =
-                results.system(corpus: c.corpus, mode: .baseline, recognizer: c.recognizer)?.metrics.terms?.terms ?? []
             let heading = c.variant + (c.recognizer.map { " @ \($0)" } ?? "")
             out += "<div class=\"card\"><div class=\"card-head\"><h3>\(e(heading)) on \(e(c.corpus))</h3>"
-            out += "<span class=\"sub\">recall · precision · F1, baseline → customized</span></div>"
-            out += "<table><thead><tr><th>Term</th><th class=\"num\">In references</th><th class=\"num\">Recall</th>"
-            out +=
-                "<th class=\"num\">Precision</th><th class=\"num\">F1</th><th class=\"num\">First correct emission</th>"
-            out += "</tr></thead><tbody>"
-            for term in terms.terms + [terms.overall] {
-                let before = term.term == "*" ? nil : baselineTerms.first { $0.term == term.term }
-                let beforeF1 = term.term == "*" ? c.baseline.termF1 : before?.f1
+            out += "<span class=\"sub\">scored by position: heard only where the reference has it · "
+            out += "baseline → customized</span></div>"
+            out += "<table><thead><tr><th>Term</th><th class=\"num\">Said</th><th class=\"num\">Recall</th>"
+            out += "<th class=\"num\">Precision</th><th class=\"num\">F1</th><th>False alarms</th>"
+            out += "<th class=\"num\">First correct emission</th></tr></thead><tbody>"
+            for term in rows {
+                let before = term.term == "*" ? baseline?.overall : baseline?.terms.first { $0.term == term.term }
                 let emissions = customized.utterances.compactMap { $0.latency?.firstCorrectEmission[term.term] }
-                let name = term.term == "*" ? "<b>all terms</b>" : "<span class=\"w b\">\(e(term.term))</span>"
-                out += "<tr><td>\(name)</td><td class=\"num\">\(term.referenceOccurrences)</td>"
+                let name =
+                    term.term == "*" ? "<b>all boosted words</b>" : "<span class=\"w b\">\(e(term.term))</span>"
+                out += "<tr><td>\(name)</td><td class=\"num\">\(term.said)</td>"
                 for (now, then) in [
-                    (term.recall, before?.recall), (term.precision, before?.precision), (term.f1, beforeF1),
+                    (term.recall, before?.recall), (term.precision, before?.precision), (term.f1, before?.f1),
                 ] {
                     out += "<td class=\"num\">\(then.map { Format.decimal($0, digits: 2) + " → " } ?? "")"
                     out += "<b>\(Format.decimal(now, digits: 2))</b></td>"
                 }
+                out += "<td>\(before.map { "\($0.falseAlarms) → " } ?? "")<b>\(term.falseAlarms)</b>"
+                if term.term == "*", let perHour = keywords.falseAlarmsPerHour {
+                    out += " <span class=\"sub\">\(Format.perHour(perHour))</span>"
+                }
+                let heardIn = keywords.falseAlarmUtterances[term.term] ?? []
+                if !heardIn.isEmpty {
+                    out += " <span class=\"sub\">in "
+                    out += heardIn.prefix(5).map {
+                        "<a href=\"#\(e(Self.anchor(corpus: c.corpus, utterance: $0)))\">\(e($0))</a>"
+                    }.joined(separator: ", ")
+                    out += heardIn.count > 5 ? " and \(heardIn.count - 5) more</span>" : "</span>"
+                }
                 out +=
-                    "<td class=\"num\">\(emissions.isEmpty ? "—" : Format.seconds(emissions.reduce(0, +) / Double(emissions.count)))</td></tr>"
+                    "</td><td class=\"num\">\(emissions.isEmpty ? "—" : Format.seconds(emissions.reduce(0, +) / Double(emissions.count)))</td></tr>"
             }
             out += "</tbody></table>"
-            if let slots = customized.metrics.slots, !slots.classes.isEmpty {
+            if let slots = customized.metrics.slots, !slots.classes.isEmpty,
+                results.corpus(named: c.corpus)?.role == .domain
+            {
                 out += "<p class=\"note\">Slot errors (\(slots.matchedUtterances) references matched a template): "
                 out += slots.classes.map {
                     "&lt;\(e($0.className))&gt; \($0.errors)/\($0.occurrences) wrong (\(Format.percent($0.errorRate, digits: 0)))"
@@ -457,8 +497,13 @@ public struct HTMLReport: Sendable {
             }
             out += "</div>"
         }
-        if !any { out += "<p class=\"note\">No terms were scored.</p>" }
+        if !any { out += "<p class=\"note\">No boosted term was said or heard.</p>" }
         return out + "</section>\n"
+    }
+
+    /// The id of an utterance's entry in the per-utterance view: unique in the report, without whitespace.
+    static func anchor(corpus: String, utterance: String) -> String {
+        "u-" + (corpus + "/" + utterance).map { $0.isWhitespace ? "_" : String($0) }.joined()
     }
 
     /// WER and B-WER per speaker, voice and condition: one card per corpus, one sortable table per label (click a
@@ -565,7 +610,8 @@ public struct HTMLReport: Sendable {
                 let referenceWords = record.alignment.compactMap(\.reference)
                 let present = zip(allTerms, termWords).filter { contains(referenceWords, $0.1) }.map(\.0)
                 out +=
-                    "<article class=\"utt\" data-corpus=\"\(e(corpus.name))\" data-errors=\"\(hasErrors ? 1 : 0)\" "
+                    "<article class=\"utt\" id=\"\(e(Self.anchor(corpus: corpus.name, utterance: record.id)))\" "
+                    + "data-corpus=\"\(e(corpus.name))\" data-errors=\"\(hasErrors ? 1 : 0)\" "
                     + "data-changed=\"\(changed ? 1 : 0)\" data-terms=\"|\(e(present.joined(separator: "|")))|\">"
                 out += "<div class=\"utt-head\"><span class=\"id\">\(e(record.id))</span>"
                 out += "<span class=\"tag \(corpus.role == .domain ? "domain" : "anti")\">\(e(corpus.name))</span>"

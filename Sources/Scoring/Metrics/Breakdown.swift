@@ -103,6 +103,14 @@ public struct RateInterval: Sendable, Codable, Hashable {
     /// out.
     public var resamples: Int
     public var seed: UInt64
+
+    /// The interval in another unit (a rate per millisecond as a rate per hour, say); `factor` is positive.
+    public func scaled(by factor: Double) -> RateInterval {
+        var scaled = self
+        scaled.lower *= factor
+        scaled.upper *= factor
+        return scaled
+    }
 }
 
 /// Per-utterance errors and reference words of one group, for a rate and its interval.

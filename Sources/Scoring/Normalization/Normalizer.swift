@@ -14,6 +14,11 @@ import Foundation
 ///    digits (`don't` stays, `'quoted'` loses both), and `’` is read as `'`. Punctuation is deleted, not turned
 ///    into a word break, so `u.s.a.` becomes `usa`.
 /// 7. ``english``: optional English rules in the spirit of Whisper's `EnglishTextNormalizer`.
+/// 8. ``termForms``: a term's declared surface forms (`albin's`, `nimzoindian`) become the term (`albin`,
+///    `nimzo indian`), longest form first, so they count as the term in every rate.
+///
+/// ``rulesVersion`` numbers the stages' rules; results record it with the options, so that two runs scored
+/// under different rules are not compared silently.
 ///
 /// A privacy mask of Gambit's reports (`‹contact-2›`, ``isPrivacyMask(_:)``) passes every stage whole.
 ///
@@ -47,6 +52,12 @@ public struct Normalizer: Sendable, Codable, Hashable {
     public var hyphens: HyphenHandling
     /// Optional English-specific rules; `nil` leaves words as they are.
     public var english: EnglishNormalization?
+    /// Declared surface forms of terms, each replaced by its term; `nil` for none (see ``withTermForms(_:)``).
+    public private(set) var termForms: TermForms?
+
+    /// The version of the stages' rules: raised whenever a stage would give other words for the same text and
+    /// options. 2: term forms.
+    public static let rulesVersion = 2
 
     /// Creates a normalizer.
     /// - Parameters:
@@ -102,6 +113,9 @@ public struct Normalizer: Sendable, Codable, Hashable {
         case .keep: parts.append("keep hyphens")
         }
         if let english { parts.append(english.summary) }
+        if let termForms {
+            parts.append("\(termForms.declared.count) term form" + (termForms.declared.count == 1 ? "" : "s"))
+        }
         return parts.isEmpty ? "none" : parts.joined(separator: ", ")
     }
 
@@ -116,7 +130,19 @@ public struct Normalizer: Sendable, Codable, Hashable {
         if let english {
             words = english.apply(to: words)
         }
+        if let termForms { words = termForms.apply(to: words) }
         return words
+    }
+
+    /// This normalizer, with `forms` (surface form → term, as written) replacing what it had: each side is
+    /// normalized by this pipeline's other stages, and a form that normalizes to nothing or to its own term is
+    /// left out. Empty `forms` gives no term forms at all.
+    public func withTermForms(_ forms: [String: String]) -> Normalizer {
+        var plain = self
+        plain.termForms = nil
+        var copy = plain
+        copy.termForms = forms.isEmpty ? nil : TermForms(declared: forms, normalizer: plain)
+        return copy
     }
 
     /// Normalizes a single whitespace-free token, appending the zero or more words it becomes.
@@ -247,5 +273,76 @@ extension String {
             if character == target { result += replacement } else { result.append(character) }
         }
         return result
+    }
+}
+
+/// A term's declared surface forms, each replaced by its term's words (``Normalizer/termForms``).
+public struct TermForms: Sendable, Hashable {
+    /// Surface form → term, as declared.
+    public let declared: [String: String]
+    /// The forms' and terms' normalized words, the longest form first (ties in the forms' word order).
+    let rules: [(form: [String], term: [String])]
+
+    init(declared: [String: String], normalizer: Normalizer) {
+        self.declared = declared
+        let rules = declared.map { (form: normalizer.normalize($0.key), term: normalizer.normalize($0.value)) }
+        self.rules = rules.filter { !$0.form.isEmpty && $0.form != $0.term }.sorted { a, b in
+            a.form.count != b.form.count
+                ? a.form.count > b.form.count : a.form.lexicographicallyPrecedes(b.form)
+        }
+    }
+
+    public static func == (a: TermForms, b: TermForms) -> Bool { a.declared == b.declared }
+    public func hash(into hasher: inout Hasher) { hasher.combine(declared) }
+
+    /// `words` with every form replaced by its term, left to right, the longest form first where two start
+    /// at one word.
+    func apply(to words: [String]) -> [String] {
+        guard !rules.isEmpty else { return words }
+        var out: [String] = []
+        out.reserveCapacity(words.count)
+        var position = 0
+        while position < words.count {
+            if let rule = rules.first(where: { words[position...].starts(with: $0.form) }) {
+                out += rule.term
+                position += rule.form.count
+            } else {
+                out.append(words[position])
+                position += 1
+            }
+        }
+        return out
+    }
+}
+
+extension Normalizer {
+    private enum CodingKeys: String, CodingKey {
+        case lowercase, stripPunctuation, dropRecognizerTokens, stripAlternateMarkers, hyphens, english, termForms
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            lowercase: try c.decode(Bool.self, forKey: .lowercase),
+            stripPunctuation: try c.decode(Bool.self, forKey: .stripPunctuation),
+            dropRecognizerTokens: try c.decode(Bool.self, forKey: .dropRecognizerTokens),
+            stripAlternateMarkers: try c.decode(Bool.self, forKey: .stripAlternateMarkers),
+            hyphens: try c.decode(HyphenHandling.self, forKey: .hyphens),
+            english: try c.decodeIfPresent(EnglishNormalization.self, forKey: .english))
+        if let forms = try c.decodeIfPresent([String: String].self, forKey: .termForms) {
+            self = withTermForms(forms)
+        }
+    }
+
+    /// The options, and the term forms as declared (left out when there are none).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(lowercase, forKey: .lowercase)
+        try c.encode(stripPunctuation, forKey: .stripPunctuation)
+        try c.encode(dropRecognizerTokens, forKey: .dropRecognizerTokens)
+        try c.encode(stripAlternateMarkers, forKey: .stripAlternateMarkers)
+        try c.encode(hyphens, forKey: .hyphens)
+        try c.encodeIfPresent(english, forKey: .english)
+        try c.encodeIfPresent(termForms?.declared, forKey: .termForms)
     }
 }

@@ -55,6 +55,16 @@ public struct BootstrapInterval: Sendable, Codable, Hashable {
     public var significant: Bool
 }
 
+extension BootstrapInterval {
+    /// The interval in another unit (a rate per second as a rate per hour, say); the test is unchanged.
+    public func scaled(by factor: Double) -> BootstrapInterval {
+        var scaled = self
+        scaled.observedDelta *= factor
+        (scaled.lower, scaled.upper) = factor >= 0 ? (lower * factor, upper * factor) : (upper * factor, lower * factor)
+        return scaled
+    }
+}
+
 /// Settings for the paired bootstrap.
 public struct BootstrapOptions: Sendable, Codable, Hashable {
     public var resamples: Int
@@ -151,6 +161,18 @@ public enum Significance {
         return BootstrapInterval(
             metric: metric, observedDelta: observed, lower: lower, upper: upper, resamples: options.resamples,
             seed: options.seed, pValue: p, significant: lower > 0 || upper < 0)
+    }
+
+    /// A bootstrap 95% interval of one system's rate Σ counts / Σ exposure (false alarms per millisecond of
+    /// audio, say), resampling utterances as ``RateInterval`` says; nil when the rate is over nothing or there is
+    /// one utterance.
+    /// - Parameters:
+    ///   - counts: Events per utterance.
+    ///   - exposure: Each utterance's share of the denominator, same order.
+    public static func bootstrapRate(counts: [Int], exposure: [Int], options: BootstrapOptions = .init())
+        -> RateInterval?
+    {
+        RateSample(errors: counts, words: exposure).interval(options, seed: options.seed)
     }
 
     /// P(X ≤ k) for X ~ Binomial(n, ½), summed in log space so large n does not overflow (`sc_stats` multiplies

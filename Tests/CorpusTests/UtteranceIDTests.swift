@@ -82,7 +82,8 @@ struct UtteranceIDTests {
         let root = TestSupport.packageRoot.appendingPathComponent("Corpora")
         #expect(try CorpusManifest.load(root.appendingPathComponent("general/manifest.jsonl")).count == 10)
         let texts = [
-            "chess", "contacts", "medical", "everyday", "carrier/chess", "carrier/contacts", "carrier/medical",
+            "chess", "contacts", "medical", "everyday", "soundalike", "carrier/chess", "carrier/contacts",
+            "carrier/medical",
         ]
         var checked = 0
         for name in texts {

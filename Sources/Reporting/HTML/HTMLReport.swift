@@ -471,8 +471,19 @@ public struct HTMLReport: Sendable {
                     out += "<b>\(Format.decimal(now, digits: 2))</b></td>"
                 }
                 out += "<td>\(before.map { "\($0.falseAlarms) → " } ?? "")<b>\(term.falseAlarms)</b>"
-                if term.term == "*", let perHour = keywords.falseAlarmsPerHour {
-                    out += " <span class=\"sub\">\(Format.perHour(perHour))</span>"
+                if term.term == "*" {
+                    var rates: [String] = []
+                    if let perHour = keywords.falseAlarmsPerHour {
+                        rates.append(
+                            Format.perHour(perHour)
+                                + (keywords.falseAlarmsPerHourInterval.map {
+                                    String(format: " [%.1f, %.1f]", $0.lower, $0.upper)
+                                } ?? ""))
+                    }
+                    if let per100 = keywords.falseAlarmsPer100Utterances {
+                        rates.append(String(format: "%.1f per 100 utterances", per100))
+                    }
+                    if !rates.isEmpty { out += " <span class=\"sub\">\(rates.joined(separator: " · "))</span>" }
                 }
                 let heardIn = keywords.falseAlarmUtterances[term.term] ?? []
                 if !heardIn.isEmpty {

@@ -133,11 +133,7 @@ public final class Sweep {
     let options: SweepOptions
     let toolchain: Toolchain
     /// Scored as a run of the suite is scored (its term forms included).
-    var settings: RunSettings {
-        RunSettings(
-            workers: 1, normalizer: suite.normalizer, alignmentMode: .sclite, bootstrap: BootstrapOptions(),
-            minimumGoodWords: 2)
-    }
+    let settings: RunSettings
     /// Progress lines for a terminal.
     public var log: (String) -> Void = { _ in }
     /// Called with (stage, done, total) as the items of a long stage finish: the lattice pass's utterances
@@ -157,6 +153,9 @@ public final class Sweep {
 
     public init(suite: Suite, options: SweepOptions, toolchain: Toolchain = Toolchain()) {
         self.suite = suite
+        settings = RunSettings(
+            workers: 1, normalizer: suite.normalizer, alignmentMode: .sclite, bootstrap: BootstrapOptions(),
+            minimumGoodWords: 2)
         self.options = options
         self.toolchain = toolchain
     }

@@ -298,3 +298,20 @@ public struct AudioLoader: Sendable {
         }
     }
 }
+
+/// Audio lengths as a decode measures them (``AudioClip/duration`` of what ``AudioLoader`` loads), each file read
+/// once: for rates over audio time (false alarms per hour) of utterances the caller did not decode itself.
+public struct AudioLengths {
+    private var known: [URL: Double] = [:]
+    private let loader = AudioLoader()
+
+    public init() {}
+
+    /// The file's length in seconds; 0 when it cannot be read (its events then count, its time does not).
+    public mutating func seconds(_ url: URL) -> Double {
+        if let seconds = known[url] { return seconds }
+        let seconds = (try? loader.load(url).duration) ?? 0
+        known[url] = seconds
+        return seconds
+    }
+}

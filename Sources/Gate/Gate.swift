@@ -377,7 +377,8 @@ public enum Gate {
         if let ceiling = limit.ceiling {
             limits.append(
                 "at most "
-                    + (metric.isRate ? String(format: "%.2f%%", ceiling) : value(ceiling / (metric.isRate ? 100 : 1))))
+                    // A rate's ceiling is in points, which read as its percentage.
+                    + (metric.isRate ? String(format: "%.2f%%", ceiling) : value(ceiling)))
         }
         let limitText = limits.isEmpty ? "no limit" : "limit " + limits.joined(separator: " or ")
         var message =

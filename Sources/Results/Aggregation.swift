@@ -92,10 +92,11 @@ public enum Aggregation {
     ///   - terms: Terms for recall/precision/F1; empty for none.
     ///   - templates: Templates for slot errors.
     ///   - normalizer: The run's normalizer, applied to the words, terms and templates.
-    ///   - bootstrap: Resamples and seed of the false-alarm interval.
+    ///   - bootstrap: Resamples and seed of the false-alarm interval; by default none is drawn (the comparisons and
+    ///     the sweep read the rates only), and a run's systems pass the run's settings.
     public static func metrics(
         of records: [UtteranceRecord], boostedWords: [String] = [], terms: [String] = [],
-        templates: SlotTemplates? = nil, normalizer: Normalizer, bootstrap: BootstrapOptions = .init()
+        templates: SlotTemplates? = nil, normalizer: Normalizer, bootstrap: BootstrapOptions = .init(resamples: 0)
     ) -> SystemMetrics {
         let alignments = records.map { Alignment(pairs: $0.alignment) }
         var counts = ErrorCounts()

@@ -19,7 +19,7 @@ public struct SystemResults: Codable, Sendable, Equatable {
     /// The external recognizer that decoded this system (its baseline, or customized with ``variant``); `nil` for
     /// PocketSphinx.
     public var recognizer: String?
-    /// Aggregates over ``utterances``; ``Aggregation/metrics(of:boostedWords:terms:templates:normalizer:)``.
+    /// Aggregates over ``utterances``; ``Aggregation/metrics(of:boostedWords:terms:templates:normalizer:bootstrap:)``.
     public var metrics: SystemMetrics
     /// Every utterance, failed ones included, in corpus order (ascending ``UtteranceRecord/index``).
     public var utterances: [UtteranceRecord]

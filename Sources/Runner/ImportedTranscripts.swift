@@ -14,14 +14,7 @@ extension Runner {
     func importedAnswers(_ plan: RunPlan) throws -> [String: WorkResponse] {
         var answers: [String: WorkResponse] = [:]
         var checked = Set<String>()
-        var lengths: [URL: Double] = [:]
-        /// The audio's length as a worker would measure it; 0 when it cannot be read.
-        func audioLength(_ url: URL) -> Double {
-            if let known = lengths[url] { return known }
-            let seconds = (try? AudioLoader().load(url).duration) ?? 0
-            lengths[url] = seconds
-            return seconds
-        }
+        var lengths = AudioLengths()
         for (s, system) in plan.systems.enumerated() {
             guard let file = system.importedFile, let recognizer = system.external else { continue }
             let shown = suite.reportedPath(file)
@@ -62,7 +55,7 @@ extension Runner {
                 var answer = WorkResponse.imported(
                     key: key, hypothesis: text, customization: system.mode == .customized ? .applied : .notRequested)
                 // Not timed, but as long as its audio: what false alarms per hour are over.
-                answer.audioSeconds = audioLength(item.entry.audio)
+                answer.audioSeconds = lengths.seconds(item.entry.audio)
                 answers[key] = answer
             }
         }

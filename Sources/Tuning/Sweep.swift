@@ -144,8 +144,8 @@ public final class Sweep {
     var transcriber: Transcriber?
     /// SHA-256 of each audio file, part of its work keys; computed once per file.
     var audioHashes: [URL: String] = [:]
-    /// Each utterance's audio length, for false alarms per hour (``audioSeconds(_:)``).
-    var audioLengths: [URL: Double] = [:]
+    /// Each utterance's audio length, for false alarms per hour.
+    var audioLengths = AudioLengths()
     /// The engine's decode time of every answer ``decode(_:_:)`` has returned, summed over utterances. An
     /// answer read back from the journal counts the time it took when it was decoded, so a resumed sweep
     /// reports what its decodes cost, not the moments it spent reading them back.
@@ -501,18 +501,9 @@ public final class Sweep {
             var record = Aggregation.record(
                 id: pair.0.id, index: index, audioPath: suite.reportedPath(pair.0.audio), reference: pair.0.text,
                 hypothesis: pair.1, biasingList: pair.0.boosted, settings: settings)
-            record.audioSeconds = audioSeconds(pair.0.audio)
+            record.audioSeconds = audioLengths.seconds(pair.0.audio)
             return record
         }
-    }
-
-    /// The length of an utterance's audio, read once (0 when it cannot be read: its false alarms then count,
-    /// its time does not).
-    func audioSeconds(_ url: URL) -> Double {
-        if let known = audioLengths[url] { return known }
-        let seconds = (try? AudioLoader().load(url).duration) ?? 0
-        audioLengths[url] = seconds
-        return seconds
     }
 
     func score(_ entries: [CorpusEntry], _ hypotheses: [String], boosted: [String]) -> SystemMetrics {

@@ -24,7 +24,7 @@ import Testing
         let heard = records(["he najdorf the race", "play the albin counter gambit", "winawer played the albin"])
         let metrics = Aggregation.metrics(
             of: heard, boostedWords: ["albin", "winawer", "najdorf"], terms: ["albin counter gambit"],
-            normalizer: settings.normalizer)
+            normalizer: settings.normalizer, bootstrap: settings.bootstrap)
         let keywords = try #require(metrics.keywords)
         // najdorf for ran (1), winawer and albin swapped (2): 3 false alarms; albin said twice, heard at one of them.
         #expect(keywords.overall.falseAlarms == 3 && keywords.overall.said == 3 && keywords.overall.hits == 1)
@@ -51,6 +51,10 @@ import Testing
         let keywords = try #require(
             Aggregation.metrics(of: silent, boostedWords: ["najdorf"], normalizer: settings.normalizer).keywords)
         #expect(keywords.falseAlarmsPerHour == nil && keywords.falseAlarmsPerHourInterval == nil)
+        // Without resamples asked for, the rate comes without an interval.
+        let plain = try #require(
+            Aggregation.metrics(of: heard, boostedWords: ["najdorf"], normalizer: settings.normalizer).keywords)
+        #expect(plain.falseAlarmsPerHour != nil && plain.falseAlarmsPerHourInterval == nil)
         #expect(keywords.falseAlarmsPer100Utterances == 0)
     }
 

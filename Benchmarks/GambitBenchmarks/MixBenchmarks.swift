@@ -111,8 +111,9 @@ func prepareMixBenchmark() throws {
     print("prepare per variant (median of \(runs) fresh processes; merged: base model's n-grams read first)")
     print(
         "  variant            mix               prepare   of it merge  binary   peak RSS  (before)  model on disk")
+    let only = stringOption("--mix", default: "")
     for variant in variants {
-        for mix in MixCase.allCases {
+        for mix in MixCase.allCases where only.isEmpty || mix.rawValue == only {
             var rows: [[Double]] = []
             for _ in 0..<runs {
                 let (_, numbers) = try runCase(["prepare-mix-case", variant.name, mix.rawValue])

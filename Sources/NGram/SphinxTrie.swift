@@ -65,10 +65,18 @@ private struct BitReader {
 
 /// Little-endian bit writes into a zeroed byte array.
 private struct BitWriter {
-    var bytes: [UInt8]
+    /// Where bit offset 0 is: zeroed bytes the writer ORs values into.
+    let bytes: UnsafeMutablePointer<UInt8>
+
+    /// Appends `count` zero bytes to `out` and writes into them with a writer, without a uniqueness check per byte.
+    static func append(_ count: Int, to out: inout [UInt8], _ body: (BitWriter) -> Void) {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: count))
+        out.withUnsafeMutableBufferPointer { buffer in body(BitWriter(bytes: buffer.baseAddress! + start)) }
+    }
 
     @inline(__always)
-    mutating func write(_ offset: Int, _ bits: Int, _ value: Int) {
+    func write(_ offset: Int, _ bits: Int, _ value: Int) {
         guard bits > 0 else { return }
         var remaining = UInt64(value) & ((1 << UInt64(bits)) - 1)
         var byte = offset >> 3
@@ -370,45 +378,64 @@ extension TrigramTables {
         let vocabulary = words.count
         let order = trigramWord.isEmpty ? (bigramWord.isEmpty ? 1 : 2) : 3
 
-        // Reversed bigram entries "v w" (w first, then v), with the suffixes trigrams need.
-        var reversedKeys: [(w: Int32, v: Int32, forward: Int32)] = []  // forward = entry, or -1 - dummy index
-        reversedKeys.reserveCapacity(bigramWord.count)
-        for v in 0..<vocabulary {
-            for entry in Int(bigramStart[v])..<Int(bigramStart[v + 1]) {
-                reversedKeys.append((bigramWord[entry], Int32(v), Int32(entry)))
-            }
-        }
+        // Each trigram's suffix "v w": its forward bigram entry, or -1 - the index of a dummy made for it (looked up
+        // once).
         var dummies: [(v: Int32, w: Int32)] = []
         var dummyIndex: [UInt64: Int32] = [:]
+        var suffixOf = [Int32](repeating: 0, count: order == 3 ? trigramWord.count : 0)
         if order == 3 {
             for u in 0..<vocabulary {
                 for entry in Int(bigramStart[u])..<Int(bigramStart[u + 1]) {
                     let v = bigramWord[entry]
                     for t in Int(trigramStart[entry])..<Int(trigramStart[entry + 1]) {
                         let w = trigramWord[t]
+                        if let found = bigram(v, w) {
+                            suffixOf[t] = found
+                            continue
+                        }
                         let key = UInt64(UInt32(v)) << 32 | UInt64(UInt32(w))
-                        if bigram(v, w) == nil, dummyIndex[key] == nil {
+                        if let known = dummyIndex[key] {
+                            suffixOf[t] = -1 - known
+                        } else {
                             dummyIndex[key] = Int32(dummies.count)
-                            reversedKeys.append((w, v, -1 - Int32(dummies.count)))
+                            suffixOf[t] = -1 - Int32(dummies.count)
                             dummies.append((v, w))
                         }
                     }
                 }
             }
-            if !dummies.isEmpty { reversedKeys.sort { ($0.w, $0.v) < ($1.w, $1.v) } }
+            dummyIndex = [:]
         }
+        // Reversed bigram entries "v w" (w first, then v), with the dummies, sorted by (w, v): placed by w straight
+        // away, as walking v in order keeps v ascending within each w; with dummies, sorted.
+        let keyCount = bigramWord.count + dummies.count
+        // Each key's w is implied by its position (the keys of one w are together, counted by `unigramNext`).
+        var reversedKeys: [(v: Int32, forward: Int32)]  // forward = entry, or -1 - dummy index
         if dummies.isEmpty {
-            // Stable by w; within w, v ascends because the forward walk visits v in order.
-            var starts = [Int](repeating: 0, count: vocabulary + 1)
-            for key in reversedKeys { starts[Int(key.w) + 1] += 1 }
-            for index in 0..<vocabulary { starts[index + 1] += starts[index] }
-            var sorted = reversedKeys
-            var fill = starts
-            for key in reversedKeys {
-                sorted[fill[Int(key.w)]] = key
-                fill[Int(key.w)] += 1
+            var fill = [Int32](repeating: 0, count: vocabulary + 1)
+            for w in bigramWord { fill[Int(w) + 1] += 1 }
+            for index in 0..<vocabulary { fill[index + 1] += fill[index] }
+            reversedKeys = Array(unsafeUninitializedCapacity: keyCount) { buffer, initialized in
+                for v in 0..<vocabulary {
+                    for entry in Int(bigramStart[v])..<Int(bigramStart[v + 1]) {
+                        let w = bigramWord[entry]
+                        (buffer.baseAddress! + Int(fill[Int(w)])).initialize(to: (Int32(v), Int32(entry)))
+                        fill[Int(w)] += 1
+                    }
+                }
+                initialized = keyCount
             }
-            reversedKeys = sorted
+        } else {
+            var keys: [(w: Int32, v: Int32, forward: Int32)] = []
+            keys.reserveCapacity(keyCount)
+            for v in 0..<vocabulary {
+                for entry in Int(bigramStart[v])..<Int(bigramStart[v + 1]) {
+                    keys.append((bigramWord[entry], Int32(v), Int32(entry)))
+                }
+            }
+            for (index, dummy) in dummies.enumerated() { keys.append((dummy.w, dummy.v, -1 - Int32(index))) }
+            keys.sort { ($0.w, $0.v) < ($1.w, $1.v) }
+            reversedKeys = keys.map { ($0.v, $0.forward) }
         }
         var reversedOfForward = [Int32](repeating: 0, count: bigramWord.count)
         var reversedOfDummy = [Int32](repeating: 0, count: dummies.count)
@@ -419,62 +446,83 @@ extension TrigramTables {
                 reversedOfDummy[Int(-1 - key.forward)] = Int32(index)
             }
         }
-        func bigramScores(_ key: (w: Int32, v: Int32, forward: Int32)) -> (prob: Float, backoff: Float) {
+        func bigramScores(_ key: (v: Int32, forward: Int32)) -> (prob: Float, backoff: Float) {
             if key.forward >= 0 { return (bigramProb[Int(key.forward)], bigramBackoff[Int(key.forward)]) }
-            return (unigramBackoff[Int(key.v)] + unigramProb[Int(key.w)], 0)
+            let dummy = dummies[Int(-1 - key.forward)]
+            return (unigramBackoff[Int(dummy.v)] + unigramProb[Int(dummy.w)], 0)
         }
 
-        // Reversed trigram entries "u v w" under the entry of "v w", by u.
-        var trigramKeys: [(parent: Int32, u: Int32, t: Int32)] = []
-        var trigramNext = [Int](repeating: 0, count: reversedKeys.count + 1)
+        // Reversed trigram entries "u v w" under the entry of "v w", by u: counted by parent, then placed, as walking
+        // u in order keeps u ascending within each parent.
+        var trigramNext = [Int32](repeating: 0, count: reversedKeys.count + 1)
+        var trigramKeys: [(u: Int32, t: Int32)] = []
         if order == 3 {
-            trigramKeys.reserveCapacity(trigramWord.count)
-            for u in 0..<vocabulary {
-                for entry in Int(bigramStart[u])..<Int(bigramStart[u + 1]) {
-                    let v = bigramWord[entry]
-                    for t in Int(trigramStart[entry])..<Int(trigramStart[entry + 1]) {
-                        let w = trigramWord[t]
-                        let parent =
-                            bigram(v, w).map { reversedOfForward[Int($0)] }
-                            ?? reversedOfDummy[Int(dummyIndex[UInt64(UInt32(v)) << 32 | UInt64(UInt32(w))]!)]
-                        trigramKeys.append((parent, Int32(u), Int32(t)))
-                        trigramNext[Int(parent) + 1] += 1
+            func parent(_ t: Int) -> Int {
+                let suffix = suffixOf[t]
+                return Int(suffix >= 0 ? reversedOfForward[Int(suffix)] : reversedOfDummy[Int(-1 - suffix)])
+            }
+            for t in 0..<trigramWord.count { trigramNext[parent(t) + 1] += 1 }
+            for index in 0..<reversedKeys.count { trigramNext[index + 1] += trigramNext[index] }
+            var fill = trigramNext
+            trigramKeys = Array(unsafeUninitializedCapacity: trigramWord.count) { buffer, initialized in
+                for u in 0..<vocabulary {
+                    for entry in Int(bigramStart[u])..<Int(bigramStart[u + 1]) {
+                        for t in Int(trigramStart[entry])..<Int(trigramStart[entry + 1]) {
+                            let slot = parent(t)
+                            (buffer.baseAddress! + Int(fill[slot])).initialize(to: (Int32(u), Int32(t)))
+                            fill[slot] += 1
+                        }
                     }
                 }
+                initialized = trigramWord.count
             }
-            for index in 0..<reversedKeys.count { trigramNext[index + 1] += trigramNext[index] }
-            // Stable by parent; u ascends within a parent because the walk visits u in order.
-            var sorted = trigramKeys
-            var fill = trigramNext
-            for key in trigramKeys {
-                sorted[fill[Int(key.parent)]] = key
-                fill[Int(key.parent)] += 1
-            }
-            trigramKeys = sorted
+            suffixOf = []
         }
         var unigramNext = [Int](repeating: 0, count: vocabulary + 1)
-        for key in reversedKeys { unigramNext[Int(key.w) + 1] += 1 }
+        for w in bigramWord { unigramNext[Int(w) + 1] += 1 }
+        for dummy in dummies { unigramNext[Int(dummy.w) + 1] += 1 }
         for index in 0..<vocabulary { unigramNext[index + 1] += unigramNext[index] }
 
-        // Quantisation.
+        // Quantisation, into bytes reserved once: the file's size is known before a byte is written.
+        let wordBits = SphinxTrie.requiredBits(vocabulary)
+        let nextBits = SphinxTrie.requiredBits(trigramKeys.count)
+        let middleBits = wordBits + 2 * SphinxTrie.binBits + nextBits
+        let lastBits = wordBits + SphinxTrie.binBits
+        let spelled = words.reduce(0) { $0 + $1.utf8.count + 1 }
+        var size = SphinxTrie.header.count + 1 + 4 * order + (vocabulary + 1) * 12 + 4 + spelled
+        if order == 3 {
+            size +=
+                4 + 4 * 3 * SphinxTrie.bins + SphinxTrie.packedSize(entries: reversedKeys.count, bits: middleBits)
+                + SphinxTrie.packedSize(entries: trigramKeys.count, bits: lastBits)
+        } else if order == 2 {
+            size += 4 + 4 * SphinxTrie.bins + SphinxTrie.packedSize(entries: reversedKeys.count, bits: lastBits)
+        }
         var out: [UInt8] = []
+        out.reserveCapacity(size)
         func append<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
         out.append(contentsOf: SphinxTrie.header)
         out.append(UInt8(order))
         let levelCounts = [vocabulary, reversedKeys.count, trigramKeys.count].prefix(order)
         for count in levelCounts { append(UInt32(count)) }
-        let scores = reversedKeys.map(bigramScores)
+        // Every score in the decoder's units, once: the quantisers are built from these and encode them.
+        var scaledProb = [Float](repeating: 0, count: reversedKeys.count)
+        var scaledBackoff = [Float](repeating: 0, count: order == 3 ? reversedKeys.count : 0)
+        for (index, key) in reversedKeys.enumerated() {
+            let scores = bigramScores(key)
+            scaledProb[index] = Float(Double(scores.prob) * scale)
+            if order == 3 { scaledBackoff[index] = Float(Double(scores.backoff) * scale) }
+        }
+        let scaledTrigram = trigramKeys.map { Float(Double(trigramProb[Int($0.t)]) * scale) }
         var middleProb = Quantizer(values: [])
         var middleBackoff = Quantizer(values: [])
         var longest = Quantizer(values: [])
         let never = Float(-99 * scale)
         if order == 3 {
-            middleProb = Quantizer(values: scores.map { Float(Double($0.prob) * scale) }, never: never)
-            middleBackoff = Quantizer(values: scores.map { Float(Double($0.backoff) * scale) }, never: never)
-            longest = Quantizer(
-                values: trigramKeys.map { Float(Double(trigramProb[Int($0.t)]) * scale) }, never: never)
+            middleProb = Quantizer(values: scaledProb, never: never)
+            middleBackoff = Quantizer(values: scaledBackoff, never: never)
+            longest = Quantizer(values: scaledTrigram, never: never)
         } else if order == 2 {
-            longest = Quantizer(values: scores.map { Float(Double($0.prob) * scale) }, never: never)
+            longest = Quantizer(values: scaledProb, never: never)
         }
         if order > 1 {
             append(Int32(0))
@@ -488,53 +536,39 @@ extension TrigramTables {
             append(w < vocabulary ? Float(Double(unigramBackoff[w]) * scale) : 0)
             append(UInt32(order > 1 ? unigramNext[w] : 0))
         }
-        let wordBits = SphinxTrie.requiredBits(vocabulary)
         if order == 3 {
-            let nextBits = SphinxTrie.requiredBits(trigramKeys.count)
-            let bits = wordBits + 2 * SphinxTrie.binBits + nextBits
-            var writer = BitWriter(
-                bytes: [UInt8](repeating: 0, count: SphinxTrie.packedSize(entries: reversedKeys.count, bits: bits)))
-            for (index, key) in reversedKeys.enumerated() {
-                let bit = index * bits
-                writer.write(bit, wordBits, Int(key.v))
+            BitWriter.append(SphinxTrie.packedSize(entries: reversedKeys.count, bits: middleBits), to: &out) { writer in
+                for (index, key) in reversedKeys.enumerated() {
+                    let bit = index * middleBits
+                    writer.write(bit, wordBits, Int(key.v))
+                    writer.write(bit + wordBits, SphinxTrie.binBits, middleBackoff.encode(scaledBackoff[index]))
+                    writer.write(
+                        bit + wordBits + SphinxTrie.binBits, SphinxTrie.binBits, middleProb.encode(scaledProb[index]))
+                    writer.write(bit + wordBits + 2 * SphinxTrie.binBits, nextBits, Int(trigramNext[index]))
+                }
                 writer.write(
-                    bit + wordBits, SphinxTrie.binBits,
-                    middleBackoff.encode(Float(Double(scores[index].backoff) * scale)))
-                writer.write(
-                    bit + wordBits + SphinxTrie.binBits, SphinxTrie.binBits,
-                    middleProb.encode(Float(Double(scores[index].prob) * scale)))
-                writer.write(bit + wordBits + 2 * SphinxTrie.binBits, nextBits, trigramNext[index])
+                    reversedKeys.count * middleBits + wordBits + 2 * SphinxTrie.binBits, nextBits, trigramKeys.count)
             }
-            writer.write(reversedKeys.count * bits + wordBits + 2 * SphinxTrie.binBits, nextBits, trigramKeys.count)
-            out.append(contentsOf: writer.bytes)
-            let lastBits = wordBits + SphinxTrie.binBits
-            var last = BitWriter(
-                bytes: [UInt8](repeating: 0, count: SphinxTrie.packedSize(entries: trigramKeys.count, bits: lastBits)))
-            for (index, key) in trigramKeys.enumerated() {
-                last.write(index * lastBits, wordBits, Int(key.u))
-                last.write(
-                    index * lastBits + wordBits, SphinxTrie.binBits,
-                    longest.encode(Float(Double(trigramProb[Int(key.t)]) * scale)))
+            BitWriter.append(SphinxTrie.packedSize(entries: trigramKeys.count, bits: lastBits), to: &out) { writer in
+                for (index, key) in trigramKeys.enumerated() {
+                    writer.write(index * lastBits, wordBits, Int(key.u))
+                    writer.write(index * lastBits + wordBits, SphinxTrie.binBits, longest.encode(scaledTrigram[index]))
+                }
             }
-            out.append(contentsOf: last.bytes)
         } else if order == 2 {
-            let bits = wordBits + SphinxTrie.binBits
-            var writer = BitWriter(
-                bytes: [UInt8](repeating: 0, count: SphinxTrie.packedSize(entries: reversedKeys.count, bits: bits)))
-            for (index, key) in reversedKeys.enumerated() {
-                writer.write(index * bits, wordBits, Int(key.v))
-                writer.write(
-                    index * bits + wordBits, SphinxTrie.binBits,
-                    longest.encode(Float(Double(scores[index].prob) * scale)))
+            BitWriter.append(SphinxTrie.packedSize(entries: reversedKeys.count, bits: lastBits), to: &out) { writer in
+                for (index, key) in reversedKeys.enumerated() {
+                    writer.write(index * lastBits, wordBits, Int(key.v))
+                    writer.write(index * lastBits + wordBits, SphinxTrie.binBits, longest.encode(scaledProb[index]))
+                }
             }
-            out.append(contentsOf: writer.bytes)
         }
-        let spelled = words.map { Array($0.utf8) }
-        append(Int32(spelled.reduce(0) { $0 + $1.count + 1 }))
-        for word in spelled {
-            out.append(contentsOf: word)
+        append(Int32(spelled))
+        for word in words {
+            out.append(contentsOf: word.utf8)
             out.append(0)
         }
+        assert(out.count == size, "the binary model is \(out.count) bytes, \(size) were reserved")
         return out
     }
 }
@@ -544,12 +578,16 @@ extension TrigramTables {
 /// (sphinxbase's scheme).
 struct Quantizer {
     let centers: [Float]
+    /// Recent answers of ``encode(_:)``, by the value's bits: a table's scores repeat (a merged model's base
+    /// n-grams carry the base's own quantised levels), and a hit skips the search over 65,536 centres.
+    private var memo: [(bits: UInt32, index: Int32)]
 
     /// - Parameters:
     ///   - values: The table's scores.
     ///   - never: The score of ARPA's −99 in the table's units, which keeps a level of its own.
     init(values: [Float], never: Float = -99) {
-        let sorted = values.sorted()
+        memo = values.count < 4096 ? [] : Array(repeating: (UInt32.max, -1), count: 1 << Self.memoBits)
+        let sorted = Self.ascending(values)
         var distinct: [Float] = []
         distinct.reserveCapacity(min(sorted.count, SphinxTrie.bins + 1))
         for value in sorted where distinct.last != value {
@@ -594,8 +632,45 @@ struct Quantizer {
         self.centers = centers
     }
 
+    private static let memoBits = 16
+
+    /// The values in ascending order: a radix sort of their bit patterns (two passes of 16 bits) for a large
+    /// table, where the comparison sort took a tenth of a merged model's prepare. Scores are never NaN.
+    static func ascending(_ values: [Float]) -> [Float] {
+        guard values.count >= 4096 else { return values.sorted() }
+        // Bit patterns that order as the values do: negatives inverted, positives with the sign bit set.
+        var keys = values.map { value in
+            let bits = value.bitPattern
+            return bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
+        }
+        var buffer = [UInt32](repeating: 0, count: keys.count)
+        for shift: UInt32 in [0, 16] {
+            var starts = [Int](repeating: 0, count: 65_537)
+            for key in keys { starts[Int((key >> shift) & 0xFFFF) + 1] += 1 }
+            for digit in 0..<65_536 { starts[digit + 1] += starts[digit] }
+            for key in keys {
+                let digit = Int((key >> shift) & 0xFFFF)
+                buffer[starts[digit]] = key
+                starts[digit] += 1
+            }
+            swap(&keys, &buffer)
+        }
+        return keys.map { key in Float(bitPattern: key & 0x8000_0000 != 0 ? key & 0x7FFF_FFFF : ~key) }
+    }
+
+    /// The index of the centre nearest to `value`, remembered.
+    mutating func encode(_ value: Float) -> Int {
+        guard !memo.isEmpty else { return search(value) }
+        let bits = value.bitPattern
+        let slot = Int((bits &* 0x9E37_79B1) >> UInt32(32 - Self.memoBits))
+        if memo[slot].bits == bits { return Int(memo[slot].index) }
+        let index = search(value)
+        memo[slot] = (bits, Int32(index))
+        return index
+    }
+
     /// The index of the centre nearest to `value`.
-    func encode(_ value: Float) -> Int {
+    func search(_ value: Float) -> Int {
         var low = 0
         var high = centers.count
         while low < high {

@@ -48,11 +48,14 @@ extension MergedModel {
         let unigram = builder.unigrams(tolerance: correctionTolerance)
         let bigrams = builder.bigrams(unigram: unigram, tolerance: correctionTolerance)
         let trigrams = builder.trigrams(unigram: unigram, bigrams: bigrams)
+        // In buffers of their own size: the tables are kept while the binary is written, and appending past a
+        // reservation had doubled them.
         self.tables = TrigramTables(
             words: builder.words, unigramProb: unigram.prob, unigramBackoff: unigram.backoff,
-            bigramStart: bigrams.start, bigramWord: bigrams.word, bigramProb: bigrams.prob,
-            bigramBackoff: bigrams.backoff, trigramStart: trigrams.start, trigramWord: trigrams.word,
-            trigramProb: trigrams.prob)
+            bigramStart: compacted(bigrams.start), bigramWord: compacted(bigrams.word),
+            bigramProb: compacted(bigrams.prob), bigramBackoff: compacted(bigrams.backoff),
+            trigramStart: compacted(trigrams.start), trigramWord: compacted(trigrams.word),
+            trigramProb: compacted(trigrams.prob))
         self.statistics = Statistics(
             counts: tables.counts, newWords: builder.words.count - base.words.count, mixedHistories: [],
             bigramLambda: [], trigramLambda: [],
@@ -75,6 +78,14 @@ public struct WeightedStatistics: Sendable, Hashable, Codable {
     /// the share off by more than 0.5 nats, and the median and largest error, in nats after the
     /// language weight.
     public var residual: [Double]
+}
+
+/// `array` in a buffer of its size, when its capacity is more than a sixteenth larger.
+private func compacted<Element>(_ array: [Element]) -> [Element] {
+    guard array.capacity > array.count + array.count / 16 else { return array }
+    return [Element](unsafeUninitializedCapacity: array.count) { buffer, initialized in
+        initialized = buffer.initialize(from: array).1
+    }
 }
 
 /// Natural log of e^a + e^b.
@@ -204,13 +215,23 @@ private struct WeightedBuilder {
         let window = tolerance / lw
         var wanted: [Double] = []
         wanted.reserveCapacity(baseCount)
+        // ln S(w | u)/lw − ln bo(u) falls as bo(u) rises (its derivative is the base side's share of S, less 1), so
+        // walking the histories by falling backoff weight lists what each w wants in ascending order, without a sort
+        // per word (checked: a tie broken the other way by rounding is sorted).
+        let histories = (0..<Int32(baseCount)).filter { !isCustom($0) }.sorted {
+            base.unigramBackoff[Int($0)] > base.unigramBackoff[Int($1)]
+        }
+        var listed = [Bool](repeating: false, count: baseCount)
+        let before = baseBigramHistories()
         for w in predicted {
             wanted.removeAll(keepingCapacity: true)
-            for u in 0..<Int32(baseCount) where !isCustom(u) && base.bigram(u, w) == nil {
+            for u in before[w, default: []] { listed[Int(u)] = true }
+            for u in histories where !listed[Int(u)] {
                 let backoffLog = Double(base.unigramBackoff[Int(u)]) * ln10
                 wanted.append(backedOff(w, backoffLog: backoffLog) - backoffLog)
             }
-            wanted.sort()
+            for u in before[w, default: []] { listed[Int(u)] = false }
+            if !wanted.indices.dropFirst().allSatisfy({ wanted[$0 - 1] <= wanted[$0] }) { wanted.sort() }
             var best = (count: 0, value: target(w, -1, -1))
             var low = 0
             for high in wanted.indices {
@@ -221,6 +242,18 @@ private struct WeightedBuilder {
         }
         if sentenceStart >= 0 { prob[Int(sentenceStart)] = -99 }
         return Unigrams(prob: prob, backoff: backoff)
+    }
+
+    /// For each data word the base knows, the histories u whose bigram "u w" the base lists.
+    func baseBigramHistories() -> [Int32: [Int32]] {
+        var before: [Int32: [Int32]] = [:]
+        for u in 0..<baseCount {
+            for entry in Int(base.bigramStart[u])..<Int(base.bigramStart[u + 1]) {
+                let w = base.bigramWord[entry]
+                if customOf[Int(w)] >= 0 { before[w, default: []].append(Int32(u)) }
+            }
+        }
+        return before
     }
 
     // MARK: Bigrams
@@ -250,7 +283,11 @@ private struct WeightedBuilder {
             var extra: [Int32] = []
             let historyIsCustom = isCustom(u)
             let backoffLog = Double(unigram.backoff[Int(u)]) * ln10
-            for w in predicted where Int(u) >= baseCount || base.bigram(u, w) == nil {
+            // The data words the base does not list after u: a walk of both ascending lists.
+            var listed = range.lowerBound
+            for w in predicted {
+                while listed < range.upperBound && base.bigramWord[listed] < w { listed += 1 }
+                if listed < range.upperBound && base.bigramWord[listed] == w { continue }
                 if historyIsCustom {
                     extra.append(w)
                     result.completed += 1
@@ -308,6 +345,7 @@ private struct WeightedBuilder {
 
     func trigrams(unigram: Unigrams, bigrams: Bigrams) -> Trigrams {
         var result = Trigrams(start: [0], word: [], prob: [])
+        result.start.reserveCapacity(bigrams.word.count + 1)
         result.word.reserveCapacity(base.trigramWord.count)
         result.prob.reserveCapacity(base.trigramWord.count)
         /// ln M(w | u) from the merged bigram level.

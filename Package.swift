@@ -126,7 +126,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "GambitBenchmarks",
-            dependencies: ["Audio", "Recognition", "LanguageModel", "NGram", "PocketSphinx", "TrainingData", "Runner"],
+            dependencies: [
+                "Audio", "Recognition", "LanguageModel", "NGram", "PocketSphinx", "TrainingData", "Runner", "Corpus",
+            ],
             path: "Benchmarks/GambitBenchmarks"),
         .executableTarget(name: "ScoringBenchmark", dependencies: ["Scoring"], path: "Benchmarks/ScoringBenchmark"),
 
@@ -172,7 +174,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "TuningTests",
-            dependencies: ["Tuning", "Results", "Runner", "GambitTestSupport", "RunnerTestSupport"]
+            dependencies: ["Tuning", "Results", "Runner", "LanguageModel", "GambitTestSupport", "RunnerTestSupport"]
         ),
         .testTarget(name: "StrictYAMLTests", dependencies: ["StrictYAML", .product(name: "Yams", package: "Yams")]),
         .testTarget(

@@ -256,8 +256,10 @@ case "decode-mix-case":
     try decodeMixCase(CommandLine.arguments[2], CommandLine.arguments[3])
 case "worker-memory":
     try workerMemoryBenchmark()
+case "decode-floor":
+    try decodeFloorBenchmark()
 default:
     print(
-        "usage: gambit-bench decode|prepare|base-ngrams|prepare-mix|decode-mix|worker-memory [--runs N] "
-            + "[--suite FILE] [--variant NAME]")
+        "usage: gambit-bench decode|prepare|base-ngrams|prepare-mix|decode-mix|worker-memory|decode-floor "
+            + "[--runs N] [--suite FILE] [--variant NAME] [--mix MIX] [--corpora A,B] [--workers N]")
 }

@@ -84,7 +84,8 @@ final class VariantExamination {
         self.journal = journal
         lattices = Runner.latticeFolder(in: run)
         artifact = try toolchain.prepare(spec.training, options: spec.prepareOptions).artifact
-        custom = Toolchain.configuration(artifact, weight: spec.weight)
+        // A weighted merge tries other weights with its set twin.
+        custom = Toolchain.reweightableConfiguration(artifact, weight: spec.weight)
         basis = [
             spec.name, artifact.manifest.fingerprint, "\(spec.weight)", "\(custom.containsBaseModel)",
             results.run.engine.decoderArguments.joined(separator: " "), results.run.engine.acousticModelFingerprint,
@@ -170,11 +171,13 @@ final class VariantExamination {
             decodeSeconds: utterances.reduce(0) { $0 + (decoded["\($1.corpus)/\($1.id)"] ?? 0) },
             diagnoseSeconds: seconds)
         if !sources.isEmpty { (variant.latticesRead, variant.decodedAgain) = (sources[true] ?? 0, sources[false] ?? 0) }
+        if artifact.hasSetTwin { variant.weightsTriedWith = LanguageModelMix.set.rawValue }
         return variant
     }
 
     /// What the fixing weights cost where nobody says the boosted words: the anti-context lattices rescored at the
-    /// variant's own weight and at each fixing weight. Nil when there is nothing to price, or the mix is merged.
+    /// variant's own weight and at each fixing weight (a weighted merge's with its set twin). Nil when there is
+    /// nothing to price, or the model is a history or constant merge.
     func cost(
         of weights: [Double],
         on antiContext: [(corpus: String, record: UtteranceRecord, url: URL, boosted: Set<String>)]

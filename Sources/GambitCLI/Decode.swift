@@ -35,14 +35,16 @@ struct Decode: ParsableCommand {
     var weight = 0.5
 
     @Option(
-        help: "How the customization meets the base model: set (interpolated at decode time) or merged (experimental).")
-    var mix = LanguageModelMix.set
+        help:
+            "How the customization meets the base model: merged (one model, prepared for --weight; the default) or set (interpolated at decode time)."
+    )
+    var mix = PrepareOptions().mix
 
     @Option(
         help:
-            "Merged: history (λ from how well each side explains the history), constant (SRILM's static λ = weight) or weighted (the set's own score, w · Pc^lw + (1 − w) · Pb^lw, in one model)."
+            "Merged: weighted (the set's own score, w · Pc^lw + (1 − w) · Pb^lw, in one model; the default), history (λ from how well each side explains the history) or constant (SRILM's static λ = weight)."
     )
-    var interpolation = MergeOptions.Interpolation.historyDependent
+    var interpolation = PrepareOptions().interpolation
 
     @Flag(help: "Do not force on-device recognition (a customized model is then ignored, as on Apple's platforms).")
     var allowServer = false

@@ -78,6 +78,11 @@ struct Diagnose: ParsableCommand {
     /// A variant's sentence, its terms and its utterances, as the terminal shows them.
     static func text(_ variant: VariantDiagnosis) -> String {
         var lines = ["\(variant.variant) (weight \(variant.weight)): \(variant.sentence)"]
+        if let twin = variant.weightsTriedWith {
+            lines.append(
+                "  other weights tried with the \(twin) twin of the weighted merge (the same custom model, interpolated at "
+                    + "decode time)")
+        }
         if !variant.terms.isEmpty {
             let width = max(4, variant.terms.map(\.word.count).max() ?? 0)
             lines.append("  " + "term".padding(toLength: width, withPad: " ", startingAt: 0) + "  said  errors  causes")

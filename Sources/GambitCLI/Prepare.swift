@@ -29,11 +29,13 @@ struct Prepare: ParsableCommand {
 
     @Option(
         help:
-            "How the customization meets the base model: set (interpolated at decode time) or merged (experimental: one model, history-dependent weights)."
+            "How the customization meets the base model: merged (one model with the base model in it; the default) or set (a small model interpolated at decode time)."
     )
-    var mix = LanguageModelMix.set
+    var mix = PrepareOptions().mix
 
-    @Option(parsing: .unconditional, help: "Merged: the custom side's weight π (Apple's weight), 0…1.")
+    @Option(
+        parsing: .unconditional,
+        help: "The custom side's weight (Apple's weight), 0…1: the set's w, built into a merged model.")
     var weight = PrepareOptions().weight
 
     @Option(parsing: .unconditional, help: "Merged: the custom side's share π₀ of the unigram level, 0…1.")
@@ -46,9 +48,9 @@ struct Prepare: ParsableCommand {
 
     @Option(
         help:
-            "Merged: history (λ from how well each side explains the history), constant (SRILM's static λ = weight) or weighted (the set's own score, w · Pc^lw + (1 − w) · Pb^lw, in one model)."
+            "Merged: weighted (the set's own score, w · Pc^lw + (1 − w) · Pb^lw, in one model; the default), history (λ from how well each side explains the history) or constant (SRILM's static λ = weight)."
     )
-    var interpolation = MergeOptions.Interpolation.historyDependent
+    var interpolation = PrepareOptions().interpolation
 
     @Option(
         parsing: .unconditional,
@@ -59,7 +61,8 @@ struct Prepare: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "How phrases are framed: fragments (part of what is said) or sentences (whole utterances).",
-            discussion: "Default: sentences for the set mix, fragments for merged.", valueName: "fragments|sentences"))
+            discussion: "Default: sentences for the set and the weighted merge, fragments for the other merges.",
+            valueName: "fragments|sentences"))
     var phrases: PhraseFraming?
 
     @Option(

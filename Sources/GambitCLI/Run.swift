@@ -65,13 +65,13 @@ struct Run: ParsableCommand {
 
     @Option(
         help:
-            "Combine every variant with the base model this way: set or merged (default: each variant's own, set unless it says mix: merged)."
+            "Combine every variant with the base model this way: merged or set (default: each variant's own, merged unless it says mix: set)."
     )
     var mix: LanguageModelMix?
 
     @Option(
         help:
-            "Merged variants: history (λ from how well each side explains the history), constant (SRILM's static λ = weight) or weighted (the set's own score, w · Pc^lw + (1 − w) · Pb^lw, in one model)."
+            "Merged variants: weighted (the set's own score, w · Pc^lw + (1 − w) · Pb^lw, in one model; the default), history (λ from how well each side explains the history) or constant (SRILM's static λ = weight)."
     )
     var interpolation: MergeOptions.Interpolation?
 

@@ -135,7 +135,14 @@ extension Summary {
                     + (timings.journaled > 0 ? " (\(timings.journaled) more came from the journal)" : "") + ":")
             for part in timings.workers {
                 let unit = part.name == "model loads" ? (part.count == 1 ? "load" : "loads") : "utterances"
-                lines.append(label(part.name) + seconds(part.seconds) + "  (\(part.count) \(unit))")
+                let perAudio = part.costPerAudioSecond.map {
+                    String(format: ", %.0f s of audio, %.3f s per audio second", part.audioSeconds ?? 0, $0)
+                }
+                lines.append(label(part.name) + seconds(part.seconds) + "  (\(part.count) \(unit)\(perAudio ?? ""))")
+            }
+            if let ratio = timings.customizedCostRatio {
+                lines.append(
+                    String(format: "  customized decodes cost %.2f× the baseline's per second of audio", ratio))
             }
         } else if timings.journaled > 0 {
             lines.append("  nothing decoded: all \(timings.journaled) answers came from the journal")

@@ -177,7 +177,10 @@ enum SweepSummary {
     static func text(_ results: SweepResults, cost: SweepCost) -> String {
         var lines = [
             "sweep of \(results.variant)\(results.mix.map { " (\($0) mix)" } ?? "") on \(results.corpus) "
-                + "(\(results.split) split), \(results.points.count) points",
+                + "(\(results.split) split), \(results.points.count) points"
+                + (results.pointModel.map {
+                    ", scored with the \($0) twin: the same custom model interpolated at decode time"
+                } ?? ""),
             "weight  phrases  templates   budget  samples    B-WER    U-WER   anti-WER   WER (rescored / decoded)  pareto"
                 + "  false alarms/h (domain / anti)  anti-context checks",
         ]
@@ -225,9 +228,11 @@ enum SweepSummary {
             String(
                 format:
                     "cost: one decoding pass %.1f s; %ld points prepared in %.1f s and %@ in %.1f s = %.2f× one pass "
-                    + "(confirmations %.1f s)", cost.decodePassSeconds, cost.points, cost.prepareSeconds,
+                    + "(confirmations %.1f s%@)", cost.decodePassSeconds, cost.points, cost.prepareSeconds,
                 results.pointScoring == "decode" ? "decoded" : "rescored",
-                cost.rescoreSeconds, cost.multipleOfDecodePass, cost.confirmSeconds))
+                cost.rescoreSeconds, cost.multipleOfDecodePass, cost.confirmSeconds,
+                results.recommendation?.testModel == nil
+                    ? "" : String(format: "; the recommendation's own model %.1f s", cost.rebuildSeconds)))
         if let r = results.recommendation {
             let p = r.parameters
             lines.append(
@@ -244,6 +249,7 @@ enum SweepSummary {
                             format: ", anti-context WER %.2f%% → %.2f%%", (r.testAntiContextBaselineWER ?? .nan) * 100,
                             $0 * 100)
                     } ?? ""))
+            if let model = r.testModel { lines.append("  decoded with \(model)") }
         }
         return lines.joined(separator: "\n")
     }

@@ -7,13 +7,15 @@ import TrainingData
 
 /// How the customization reaches the decoder.
 public enum LanguageModelMix: String, Sendable, Hashable, Codable, CaseIterable {
-    /// One static trigram model per variant that contains the base model and the customization,
-    /// merged with history-dependent weights (``MergedModel``); the decoder loads it alone.
-    /// Experimental: chosen with `mix: merged` or `--mix merged`.
+    /// One static trigram model per variant that contains the base model and the customization
+    /// (``MergedModel``); the decoder loads it alone. The default, with the weighted interpolation: the
+    /// set's own score built into one model, so the same accuracy as the set at the base model's
+    /// decoding cost (docs/measured.md).
     case merged
     /// A small custom model, linearly interpolated with the base model at decode time with one
-    /// constant weight (sphinxbase's `ngram_model_set`). The default: the merged mix is experimental
-    /// until it is measured against this one on the shipped suite.
+    /// constant weight (sphinxbase's `ngram_model_set`): `mix: set` or `--mix set`. Its weight can change
+    /// without preparing again, which is how the sweep and the diagnosis try other weights of a weighted
+    /// merge (its set twin, ``PreparedArtifact/hasSetTwin``).
     case set
 }
 
@@ -39,8 +41,8 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     public var unigramWeight: Double
     /// Merged mix only: s, the tempering of the history probabilities in λ(h).
     public var tempering: Double
-    /// Merged mix only: a history-dependent λ(h), SRILM's constant λ = ``weight``, or the set's own
-    /// weighting after the language weight.
+    /// Merged mix only: the set's own weighting after the language weight (the default), a
+    /// history-dependent λ(h), or SRILM's constant λ = ``weight``.
     public var interpolation: MergeOptions.Interpolation
     /// Weighted merge only: the decoder's language weight (`-lw`) the model is built for.
     public var languageWeight: Double
@@ -75,10 +77,10 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     public init(
         order: Int = 3, spellingAlternates: Bool = true, limits: TrainingDataLimits = .default,
         commonWordCount: Int = 5_000, backgroundMass: Double = 0.9, compounds: Bool = true,
-        compoundSplitShare: Double = 0.01, mix: LanguageModelMix = .set, weight: Double = 0.5,
+        compoundSplitShare: Double = 0.01, mix: LanguageModelMix = .merged, weight: Double = 0.5,
         unigramWeight: Double = MergeOptions().unigramWeight, tempering: Double = MergeOptions().tempering,
         boundaryShare: Double = PrepareOptions.defaultBoundaryShare, keepMergedARPA: Bool = false,
-        interpolation: MergeOptions.Interpolation = .historyDependent, phrases: PhraseFraming? = nil,
+        interpolation: MergeOptions.Interpolation = .weighted, phrases: PhraseFraming? = nil,
         languageWeight: Double = MergeOptions.defaultLanguageWeight
     ) {
         self.mix = mix
@@ -497,7 +499,7 @@ public final class LanguageModelCompiler {
             ? MergedModel(base: load.ngrams, weighting: model, options: options.mergeOptions)
             : MergedModel(base: load.ngrams, custom: counts, options: options.mergeOptions)
         timings.merge = clock.lap()
-        try atomicWrite(Data(merged.tables.sphinxBinary()), to: temporaryBinary)
+        try write(merged.tables.sphinxBinary(), to: temporaryBinary)
         timings.compileBinary = clock.lap()
         let keptARPA = output.appendingPathComponent(PreparedModel.mergedARPAName)
         if options.keepMergedARPA {
@@ -619,6 +621,19 @@ func atomicWrite(_ data: Data, to url: URL) throws(LanguageModelError) {
         try data.write(to: url, options: .atomic)
     } catch {
         throw .writeFailed(path: url.path, reason: "\(error)")
+    }
+}
+
+/// Writes `bytes` to `url` as they are, without a `Data` copy of them (a merged model is 30–45 MB); the caller writes
+/// to a partial file and renames it.
+private func write(_ bytes: [UInt8], to url: URL) throws(LanguageModelError) {
+    guard let file = fopen(url.path, "wb") else {
+        throw .writeFailed(path: url.path, reason: String(cString: strerror(errno)))
+    }
+    let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+    let failure = written == bytes.count ? nil : String(cString: strerror(errno))
+    guard fclose(file) == 0, failure == nil else {
+        throw .writeFailed(path: url.path, reason: failure ?? String(cString: strerror(errno)))
     }
 }
 

@@ -98,6 +98,12 @@ public struct PreparedArtifact: Sendable, Hashable {
     public var arpa: URL { folder.appendingPathComponent(PreparedModel.arpaName) }
     public var vocabulary: URL { folder.appendingPathComponent(PreparedModel.vocabularyName) }
 
+    /// Whether the artifact is a weighted merge, whose custom side (`custom.arpa`) is the set's: interpolated with
+    /// the base model at decode time at the merge's weight, that set twin scores as the merge does (docs/measured.md),
+    /// and its weight changes on a lattice without preparing again. The sweep and the diagnosis try other
+    /// weights with it.
+    public var hasSetTwin: Bool { manifest.mix == .merged && manifest.merge?.interpolation == .weighted }
+
     /// Opens a prepared folder, refusing anything incomplete, corrupt or from another compiler.
     ///
     /// - Throws: ``LanguageModelError/artifactInvalid(path:reason:)`` naming what is wrong.

@@ -40,9 +40,10 @@ final class Decoder {
         model: AcousticModel, settings: DecoderSettings, custom: LanguageModelConfiguration?
     ) throws(RecognitionError) {
         // A merged model already contains the base model: it is the decoder's only language model,
-        // so a worker holds one model at a time whatever the number of variants.
+        // so a worker holds one model at a time whatever the number of variants. Built at weight 0 it is the
+        // base model alone (up to its quantisation), which is then what the decoder loads, as a set at weight 0 does.
         var languageModel = model.languageModel
-        if let custom, custom.containsBaseModel, custom.grammar == nil {
+        if let custom, custom.containsBaseModel, custom.grammar == nil, custom.weight > 0 {
             guard FileManager.default.isReadableFile(atPath: custom.languageModel.path) else {
                 throw .customModelInvalid(
                     path: custom.languageModel.path, reason: "language model file is missing or unreadable")

@@ -150,7 +150,7 @@ public struct VariantDiagnosis: Codable, Sendable, Equatable {
     public var decodeSeconds: Double
     public var diagnoseSeconds: Double
     /// What the fixing weights cost on the variant's anti-context corpora; nil when no weight fixes anything,
-    /// the run has no anti-context corpus, or the model is merged (its weight is built in).
+    /// the run has no anti-context corpus, or the model is a history or constant merge (its weight is built in).
     public var antiContext: AntiContextCost?
     /// Utterances that could not be examined ("corpus/id: why"): unreadable audio, a failed decode.
     public var failures: [String]?
@@ -161,6 +161,10 @@ public struct VariantDiagnosis: Codable, Sendable, Equatable {
     /// What to change in the training data, learned on the corpora (and splits) diagnosed; nil in a diagnosis that
     /// made none.
     public var suggestions: VariantSuggestions?
+    /// The mix the weights were tried with, when it is not the variant's own: `set` for a weighted merge, whose set
+    /// twin (the same custom model interpolated at decode time) scores as the merge does and can change weight on
+    /// a lattice. Nil otherwise and in older diagnoses.
+    public var weightsTriedWith: String?
 
     public init(
         variant: String, weight: Double, utterances: [UtteranceDiagnosis], terms: [TermDiagnosis],

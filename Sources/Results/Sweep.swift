@@ -10,6 +10,10 @@ public struct SweepResults: Codable, Sendable, Equatable {
     public var split: String
     /// How the custom model was combined with the base model: `set` or `merged` (absent in older files).
     public var mix: String?
+    /// The mix of the models the points were scored with, when it is not ``mix``: `set` for a weighted merge,
+    /// whose points are scored with its set twin (the same custom model interpolated at decode time, which the
+    /// merge reproduces, so that a lattice can be rescored at any weight). Absent in older files.
+    public var pointModel: String?
     /// How the points were scored: `rescore` (lattices from one decoding pass) or `decode` (each in
     /// full); absent in older files, which rescored.
     public var pointScoring: String?
@@ -210,6 +214,9 @@ public struct SweepRecommendation: Codable, Sendable, Equatable {
     public var testAntiContextWER: Double?
     /// Anti-context WER of the baseline on the test split, for comparison (absent in older files).
     public var testAntiContextBaselineWER: Double?
+    /// The model the test split was decoded with, when it is not the points' (a weighted merge built for the
+    /// recommended weight after its set twin scored the points); nil otherwise and in older files.
+    public var testModel: String?
 
     public init(
         parameters: SweepParameters, reason: String, testSplit: String = "test", test: MetricSummary,

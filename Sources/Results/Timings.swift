@@ -29,12 +29,29 @@ public struct RunTimings: Codable, Sendable, Equatable {
         public var seconds: Double
         /// Utterances (or, for model loads, loads) it covers.
         public var count: Int
+        /// The length of the audio it decoded; nil for model loads and in older results.
+        public var audioSeconds: Double?
 
-        public init(name: String, seconds: Double, count: Int) {
+        public init(name: String, seconds: Double, count: Int, audioSeconds: Double? = nil) {
             self.name = name
             self.seconds = seconds
             self.count = count
+            self.audioSeconds = audioSeconds
         }
+
+        /// Seconds of work per second of audio (the real-time factor), when the audio's length is known.
+        public var costPerAudioSecond: Double? {
+            audioSeconds.flatMap { $0 > 0 ? seconds / $0 : nil }
+        }
+    }
+
+    /// The customized decodes' cost per second of audio over the baseline's, from this run's own breakdown; nil
+    /// when either is missing.
+    public var customizedCostRatio: Double? {
+        guard let customized = workers.first(where: { $0.name == "decoding: customized" })?.costPerAudioSecond,
+            let baseline = workers.first(where: { $0.name == "decoding: baseline" })?.costPerAudioSecond
+        else { return nil }
+        return customized / baseline
     }
 
     /// The stages in the order they ran.

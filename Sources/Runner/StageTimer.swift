@@ -44,24 +44,28 @@ extension RunTimings {
         var systemOf: [String: RunPlan.System] = [:]
         for item in plan.items { systemOf[item.request.key] = plan.systems[item.system] }
         var order: [String] = []
-        var totals: [String: (seconds: Double, count: Int)] = [:]
-        func add(_ name: String, _ seconds: Double) {
+        var totals: [String: (seconds: Double, count: Int, audio: Double)] = [:]
+        func add(_ name: String, _ seconds: Double, audio: Double = 0) {
             if totals[name] == nil { order.append(name) }
-            totals[name, default: (0, 0)].seconds += seconds
-            totals[name, default: (0, 0)].count += 1
+            totals[name, default: (0, 0, 0)].seconds += seconds
+            totals[name, default: (0, 0, 0)].count += 1
+            totals[name, default: (0, 0, 0)].audio += audio
         }
         for response in decoded {
             guard let system = systemOf[response.key] else { continue }
             if let external = system.external {
-                add(externalPrefix + external.name, response.decodeSeconds)
+                add(externalPrefix + external.name, response.decodeSeconds, audio: response.audioSeconds)
                 continue
             }
             if response.loadedModel == true { add("model loads", response.modelLoadSeconds) }
-            add("decoding: \(system.mode.rawValue)", response.decodeSeconds)
-            if let streaming = response.streamingSeconds { add("streaming", streaming) }
+            add("decoding: \(system.mode.rawValue)", response.decodeSeconds, audio: response.audioSeconds)
+            if let streaming = response.streamingSeconds { add("streaming", streaming, audio: response.audioSeconds) }
         }
-        return order.sorted { rank($0) < rank($1) }.map {
-            WorkerTime(name: $0, seconds: totals[$0]!.seconds, count: totals[$0]!.count)
+        return order.sorted { rank($0) < rank($1) }.map { name in
+            let total = totals[name]!
+            return WorkerTime(
+                name: name, seconds: total.seconds, count: total.count,
+                audioSeconds: name == "model loads" ? nil : total.audio)
         }
     }
 

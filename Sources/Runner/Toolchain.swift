@@ -88,6 +88,20 @@ public final class Toolchain {
 
     /// The recognizer configuration for a prepared artifact, as Apple's
     /// `SFSpeechLanguageModel.Configuration(languageModel:vocabulary:weight:)`.
+    /// The configuration whose weight can change without preparing again: a weighted merge's set twin (its custom
+    /// model, interpolated at decode time), else the artifact's own (a set's weight already can; a history or
+    /// constant merge's weight is built in and has no twin).
+    public static func reweightableConfiguration(
+        _ artifact: PreparedArtifact, weight: Double
+    ) -> LanguageModelConfiguration {
+        var configuration = configuration(artifact, weight: weight)
+        if artifact.hasSetTwin {
+            configuration.languageModel = artifact.arpa
+            configuration.containsBaseModel = false
+        }
+        return configuration
+    }
+
     public static func configuration(_ artifact: PreparedArtifact, weight: Double) -> LanguageModelConfiguration {
         LanguageModelConfiguration(
             languageModel: artifact.languageModel, vocabulary: artifact.vocabulary, weight: weight,

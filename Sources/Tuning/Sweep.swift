@@ -50,12 +50,14 @@ public struct SweepOptions: Sendable {
         /// cheap enough for.
         case decode
 
-        /// Rescoring for the set mix, whose points all share the lattice's vocabulary and base model.
-        /// Full decodes for the merged mix: rescoring a λ = 0.9 lattice was 8.1 points of WER away from
-        /// a full decode at λ = 0.3 on chess dev (the pass had pruned what a weaker λ would have kept),
-        /// and its baseline inherits the same bias, which made anti-context rises look significant.
-        public static func `default`(for mix: LanguageModelMix) -> PointScoring {
-            mix == .merged ? .decode : .rescore
+        /// Rescoring for the set mix, whose points all share the lattice's vocabulary and base model, and for
+        /// the weighted merge, whose points are scored with its set twin (the same custom model interpolated at
+        /// decode time, which the merge reproduces). Full decodes for the other merges: rescoring a λ = 0.9
+        /// lattice was 8.1 points of WER away from a full decode at λ = 0.3 on chess dev (the pass had pruned
+        /// what a weaker λ would have kept), and its baseline inherits the same bias, which made anti-context
+        /// rises look significant.
+        public static func `default`(for options: PrepareOptions) -> PointScoring {
+            Sweep.scoresWithSetTwin(options) || options.mix == .set ? .rescore : .decode
         }
     }
 
@@ -76,15 +78,13 @@ public struct SweepOptions: Sendable {
         self.tolerance = tolerance
     }
 
-    /// The weights swept when none are given. The set mix's weight multiplies probabilities after the
-    /// decoder's language weight, so its useful range ends near 0.9; the merged mix's λ acts on
-    /// probabilities before it, and boosts as much as the set's 0.5 only near λ = 0.9, so its grid is
-    /// dense at the high end.
-    public static func defaultWeights(for mix: LanguageModelMix) -> [Double] {
-        switch mix {
-        case .set: [0.2, 0.35, 0.5, 0.7, 0.9]
-        case .merged: [0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99]
-        }
+    /// The weights swept when none are given. The set's weight (and the weighted merge's, the same weight)
+    /// multiplies probabilities after the decoder's language weight, so its useful range ends near 0.9; the
+    /// other merges' λ acts on probabilities before it, and boosts as much as the set's 0.5 only near λ = 0.9,
+    /// so their grid is dense at the high end.
+    public static func defaultWeights(for options: PrepareOptions) -> [Double] {
+        options.mix == .set || Sweep.scoresWithSetTwin(options)
+            ? [0.2, 0.35, 0.5, 0.7, 0.9] : [0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99]
     }
 
     /// Every point of the grid.
@@ -116,6 +116,9 @@ public struct SweepCost: Sendable, Codable {
     /// The confirming full decodes.
     public var confirmSeconds: Double
     public var points: Int
+    /// Building the recommendation's own model when the points were scored with a set twin (by the clock;
+    /// near 0 when the sweep's cache had it).
+    public var rebuildSeconds = 0.0
     /// (prepare + rescore) / one decoding pass: the cost of exploring the grid.
     public var multipleOfDecodePass: Double { (prepareSeconds + rescoreSeconds) / max(decodePassSeconds, 1e-9) }
 }
@@ -182,7 +185,8 @@ public final class Sweep {
         var pointScoring: SweepOptions.PointScoring
         var dev: Split
 
-        func compilerOptions(weight: Double) -> PrepareOptions { Sweep.compilerOptions(variant, weight: weight) }
+        /// The options of a point's model: the set twin's for a weighted merge.
+        func compilerOptions(weight: Double) -> PrepareOptions { Sweep.pointOptions(variant, weight: weight) }
     }
 
     /// The variant's compiler options at `weight`: a merged model has its weight built in, so each weight is
@@ -190,6 +194,20 @@ public final class Sweep {
     static func compilerOptions(_ variant: Suite.Variant, weight: Double) -> PrepareOptions {
         var options = variant.prepareOptions
         options.weight = weight
+        return options.normalized
+    }
+
+    /// Whether a variant's points are scored with its set twin: a weighted merge scores as the set with the same
+    /// custom model at the same weight (docs/measured.md), whose weight changes on a lattice without preparing
+    /// or decoding again. Only the recommendation is built as a merge, once, to be judged on test.
+    static func scoresWithSetTwin(_ options: PrepareOptions) -> Bool {
+        options.mix == .merged && options.interpolation == .weighted
+    }
+
+    /// The options of the model a point is scored with: the variant's own, or its set twin's.
+    static func pointOptions(_ variant: Suite.Variant, weight: Double) -> PrepareOptions {
+        var options = compilerOptions(variant, weight: weight)
+        if scoresWithSetTwin(options) { options.mix = .set }
         return options.normalized
     }
 
@@ -233,7 +251,8 @@ public final class Sweep {
             rescorer == nil ? 0 : try confirm(&explored, first: [chosen.parameters, shipped], target)
         log("evaluating the recommendation once on the test split")
         let test = try split("test", domain: target.domain, anti: target.anti)
-        let recommendation = try judge(chosen.parameters, reason: reason, target, test, explored.artifacts)
+        let (recommendation, rebuildSeconds) = try judge(
+            chosen.parameters, reason: reason, target, test, explored.artifacts)
         var scaling: [ScalingPoint]?
         if let curve = options.scaling {
             log("scaling curve: \(curve.termCounts.map(String.init).joined(separator: ", ")) distractor terms")
@@ -242,14 +261,17 @@ public final class Sweep {
                 curve, variant: target.variant, data: target.data, dev: dev, references: references,
                 boosted: target.boosted)
         }
-        let results = SweepResults(
+        var results = SweepResults(
             variant: target.variant.name, corpus: target.domain.name, antiContextCorpus: target.anti.first?.name,
             split: "dev", mix: target.variant.prepareOptions.mix.rawValue, pointScoring: target.pointScoring.rawValue,
             decoderArguments: transcriber.settings.commandLine, points: explored.points,
             recommendation: recommendation, scaling: scaling)
+        results.pointModel =
+            Self.scoresWithSetTwin(target.variant.prepareOptions) ? target.full.manifest.mix.rawValue : nil
         let cost = SweepCost(
             decodePassSeconds: decodePass, prepareSeconds: explored.prepareSeconds,
-            rescoreSeconds: explored.rescoreSeconds, confirmSeconds: confirmSeconds, points: explored.points.count)
+            rescoreSeconds: explored.rescoreSeconds, confirmSeconds: confirmSeconds, points: explored.points.count,
+            rebuildSeconds: rebuildSeconds)
         return (results, cost, Self.scale(target.data, chosen.parameters))
     }
 
@@ -269,19 +291,20 @@ public final class Sweep {
             throw RunnerError.nothingToTune(variant: variant.name)
         }
         let anti = suite.corpora.filter { $0.role == .antiContext }
-        let mix = variant.prepareOptions.mix
-        let weights = options.weights.isEmpty ? SweepOptions.defaultWeights(for: mix) : options.weights
+        let weights =
+            options.weights.isEmpty ? SweepOptions.defaultWeights(for: variant.prepareOptions) : options.weights
         let sortedWeights = weights.sorted()
         let firstPassWeight = sortedWeights.isEmpty ? variant.weight : sortedWeights[sortedWeights.count / 2]
         let data = try Toolchain.loadTrainingData(variant.training)
         let full = try toolchain.prepare(
-            variant.training, data: data, options: Self.compilerOptions(variant, weight: firstPassWeight)
+            variant.training, data: data, options: Self.pointOptions(variant, weight: firstPassWeight)
         ).artifact
         let dev = try split("dev", domain: domain, anti: anti)
         let target = Target(
             variant: variant, domain: domain, anti: anti, data: data, weights: weights,
             firstPassWeight: firstPassWeight,
-            full: full, boosted: full.manifest.boostedWords, pointScoring: options.pointScoring ?? .default(for: mix),
+            full: full, boosted: full.manifest.boostedWords,
+            pointScoring: options.pointScoring ?? .default(for: variant.prepareOptions),
             dev: dev)
         // B-WER is what the sweep tunes: over no boosted reference word it is no data, and every point
         // would tie at a made-up 0%.
@@ -335,7 +358,7 @@ public final class Sweep {
         for (index, parameters) in grid.enumerated() {
             defer { progress?("points", index + 1, grid.count) }
             var step = Stopwatch()
-            let artifact = try preparePoint(parameters, target)
+            let artifact = try preparePoint(parameters, target).artifact
             explored.artifacts[parameters] = artifact
             explored.prepareSeconds += step.lap()
             let hypotheses: [String]
@@ -378,19 +401,21 @@ public final class Sweep {
         return explored
     }
 
-    /// The point's scaled data, prepared in the sweep's own cache folder.
-    func preparePoint(_ parameters: SweepParameters, _ target: Target) throws -> PreparedArtifact {
+    /// The point's scaled data, prepared in the sweep's own cache folder: with the point's options, or with
+    /// `options` (the variant's own mix, to judge a point scored with the set twin).
+    func preparePoint(
+        _ parameters: SweepParameters, _ target: Target, options: PrepareOptions? = nil
+    ) throws -> (artifact: PreparedArtifact, cached: Bool) {
+        let options = options ?? target.compilerOptions(weight: parameters.weight)
         let scaled = Self.scale(target.data, parameters)
         // The variant's name goes through PathComponent: a name with `/` or `..` stays one folder of the cache.
         let folder = toolchain.cacheFolder.appendingPathComponent("sweep").appendingPathComponent(
             "\(PathComponent(target.variant.name))-p\(parameters.countScaling["phrases"]!)"
                 + "-t\(parameters.countScaling["templates"]!)" + (parameters.budget.map { "-b\($0)" } ?? "")
-                + (target.variant.prepareOptions.mix == .merged ? "-w\(parameters.weight)" : ""))
-        let artifact = try toolchain.compiler.prepare(
-            scaled, output: folder, options: target.compilerOptions(weight: parameters.weight)
-        ).artifact
+                + (options.mix == .merged ? "-w\(parameters.weight)" : ""))
+        let prepared = try toolchain.compiler.prepare(scaled, output: folder, options: options)
         ModelCache.recordSources([target.variant.training], in: folder)
-        return artifact
+        return prepared
     }
 
     /// The largest B-WER gain among the points that pass every anti-context check (the run's rule: a rise above
@@ -440,8 +465,22 @@ public final class Sweep {
     func judge(
         _ parameters: SweepParameters, reason: String, _ target: Target, _ test: Split,
         _ artifacts: [SweepParameters: PreparedArtifact]
-    ) throws -> SweepRecommendation {
-        let configuration = Toolchain.configuration(artifacts[parameters]!, weight: parameters.weight)
+    ) throws -> (SweepRecommendation, rebuildSeconds: Double) {
+        var artifact = artifacts[parameters]!
+        var testModel: String?
+        var clock = Stopwatch()
+        if Self.scoresWithSetTwin(target.variant.prepareOptions) {
+            // The points were scored with the set twin; the test split is decoded with the merge itself, built
+            // for the recommended weight (cached with the sweep's models).
+            let options = Self.compilerOptions(target.variant, weight: parameters.weight)
+            let prepared = try preparePoint(parameters, target, options: options)
+            artifact = prepared.artifact
+            testModel = String(
+                format: "the weighted merge at weight %.2f, %@ (%.1f s to build)", parameters.weight,
+                prepared.cached ? "from the cache" : "built for it", prepared.artifact.manifest.timings.total)
+        }
+        let rebuildSeconds = clock.lap()
+        let configuration = Toolchain.configuration(artifact, weight: parameters.weight)
         let boosted = target.boosted
         let custom = score(test.domain, try decode(test.domain.map(\.audio), configuration), boosted: boosted)
         let base = score(test.domain, try decode(test.domain.map(\.audio), nil), boosted: boosted)
@@ -456,10 +495,12 @@ public final class Sweep {
                 boostedWordErrorRate: metrics.boosted?.boostedWordErrorRate,
                 unboostedWordErrorRate: metrics.boosted?.unboostedWordErrorRate, termF1: metrics.terms?.overall.f1)
         }
-        return SweepRecommendation(
+        var recommendation = SweepRecommendation(
             parameters: parameters, reason: reason, testSplit: "test", test: summary(custom),
             testBaseline: summary(base), testAntiContextWER: try antiWER(configuration),
             testAntiContextBaselineWER: try antiWER(nil))
+        recommendation.testModel = testModel
+        return (recommendation, rebuildSeconds)
     }
 
     /// The entries and audio of one split; anti-context corpora without that split contribute all entries.

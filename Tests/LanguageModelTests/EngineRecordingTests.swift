@@ -79,11 +79,13 @@ struct EngineRecordingTests {
     func matchesRecording() throws {
         let folder = try TestSupport.temporaryDirectory("engine")
         let toolchain = Toolchain(cacheFolder: folder)
-        let set = try toolchain.compiler.prepare(Self.trainingData(), output: folder.appendingPathComponent("set"))
-            .artifact
+        let set = try toolchain.compiler.prepare(
+            Self.trainingData(), output: folder.appendingPathComponent("set"), options: PrepareOptions(mix: .set)
+        ).artifact
+        // The recording's merged answers are the history-dependent merge's (the default mix before the weighted merge).
         let merged = try toolchain.compiler.prepare(
             Self.trainingData(), output: folder.appendingPathComponent("merged"),
-            options: PrepareOptions(mix: .merged)
+            options: PrepareOptions(mix: .merged, interpolation: .historyDependent)
         ).artifact
         let setConfiguration = Toolchain.configuration(set, weight: 0.5)
         var grammar = setConfiguration

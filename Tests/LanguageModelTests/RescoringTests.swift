@@ -8,14 +8,16 @@ import Testing
 
 @Suite("Lattice rescoring", .serialized)
 struct RescoringTests {
-    /// The seed chess data prepared in a new folder, and its configuration at weight 0.5.
+    /// The seed chess data prepared with the set mix in a new folder, and its configuration at weight 0.5.
     static func prepared(_ name: String) throws -> (
         folder: URL, toolchain: Toolchain, artifact: PreparedArtifact, configuration: LanguageModelConfiguration
     ) {
         let folder = try TestSupport.temporaryDirectory(name)
         let toolchain = Toolchain(cacheFolder: folder)
-        let artifact = try toolchain.compiler.prepare(seedChessData(), output: folder.appendingPathComponent("m"))
-            .artifact
+        // The set: rescoring changes its weight at run time.
+        let artifact = try toolchain.compiler.prepare(
+            seedChessData(), output: folder.appendingPathComponent("m"), options: PrepareOptions(mix: .set)
+        ).artifact
         return (folder, toolchain, artifact, Toolchain.configuration(artifact, weight: 0.5))
     }
 

@@ -30,7 +30,9 @@ struct WeightedMergeTests {
         let folder = try TestSupport.temporaryDirectory("weighted")
         let toolchain = Toolchain(cacheFolder: folder)
         let data = try Toolchain.loadTrainingData(TestSupport.packageRoot.appendingPathComponent(training))
-        let set = try toolchain.compiler.prepare(data, output: folder.appendingPathComponent("set")).artifact
+        let set = try toolchain.compiler.prepare(
+            data, output: folder.appendingPathComponent("set"), options: PrepareOptions(mix: .set)
+        ).artifact
         var options = PrepareOptions(mix: .merged, weight: weight, interpolation: .weighted)
         options.languageWeight = languageWeight
         let merged = try toolchain.compiler.prepare(

@@ -1,5 +1,6 @@
 import Foundation
 import GambitTestSupport
+import LanguageModel
 import Results
 import Runner
 import RunnerTestSupport
@@ -57,13 +58,24 @@ struct SweepTests {
         #expect(cost.decodePassSeconds > 0 && cost.points == 17)
         #expect(results.pointScoring == "rescore")
         #expect(results.decoderArguments == ["-remove_silence", "no"])
+        // The default mix is the weighted merge: its points are scored with its set twin, and the pick is judged
+        // on test with the merge itself, built for the picked weight.
+        #expect(results.mix == "merged" && results.pointModel == "set")
+        #expect(
+            recommendation.testModel?.hasPrefix(
+                String(format: "the weighted merge at weight %.2f", recommendation.parameters.weight)) == true,
+            "\(recommendation.testModel ?? "none")")
+        #expect(cost.rebuildSeconds > 0)
+        let merged = suite.folder.appendingPathComponent("cache/sweep").path
+        let built = try FileManager.default.contentsOfDirectory(atPath: merged).filter { $0.contains("-w") }
+        #expect(built.count == 1, "\(built)")
     }
 
     @Test(
-        "A merged variant's sweep decodes each λ up to 0.99 in full; at the top, B-WER is no higher and anti-context WER no lower"
+        "A history-merged variant's sweep decodes each λ up to 0.99 in full; at the top, B-WER is no higher and anti-context WER no lower"
     )
     func mergedSweep() throws {
-        let suite = try MiniSuite(mix: "merged")
+        let suite = try MiniSuite(mix: "merged", interpolation: "history")
         let options = SweepOptions(phraseScales: [1], templateScales: [1], confirm: 1)
         let sweep = try Self.sweep(suite, options, workerProcesses: true)
         let (results, _, _) = try sweep.run()
@@ -72,7 +84,9 @@ struct SweepTests {
         #expect(results.pointScoring == "decode")
         #expect(results.points.allSatisfy { $0.decodedWER == $0.wordErrorRate && $0.rescoredWER == nil })
         let curve = results.curve
-        #expect(curve.map(\.parameters.weight) == SweepOptions.defaultWeights(for: .merged))
+        #expect(
+            curve.map(\.parameters.weight)
+                == SweepOptions.defaultWeights(for: PrepareOptions(mix: .merged, interpolation: .historyDependent)))
         #expect(curve.last!.parameters.weight >= 0.95)
         // Each λ is its own merged model: more of the custom model recognises at least as many of its
         // words and pulls other speech toward them at least as hard.
@@ -146,7 +160,7 @@ struct SweepTests {
 
     @Test("A sweep killed with SIGKILL half-way resumes from its journal: nothing decoded twice, the same pick")
     func resumeAfterKill() throws {
-        let suite = try MiniSuite(mix: "merged")
+        let suite = try MiniSuite(mix: "merged", interpolation: "history")
         let arguments = ["--weights", "0.5,0.9", "--phrase-scales", "1", "--template-scales", "1", "--scaling", "none"]
         let reference = try sweep(suite, output: "reference", arguments)
         let referenceLines = try journalLines(suite, "reference")

@@ -357,6 +357,10 @@ public struct HTMLReport: Sendable {
             + (sweep.pointScoring == "decode"
                 ? "each point decoded in full; Δ is the change from the baseline decoded on the same audio."
                 : "rescored from one decoding pass; Δ is the change from the baseline on the same lattices.")
+            + (sweep.pointModel.map {
+                " Points scored with the variant's \(e($0)) twin (the same custom model interpolated at decode time)."
+            } ?? "")
+            + (sweep.recommendation?.testModel.map { " The test split was decoded with \(e($0))." } ?? "")
             + " A check fails when the rise is above the tolerance and "
             + "significant (interval above 0, or MAPSSWE p &lt; 0.05). ◆ recommended.</p>"
         return out
@@ -424,12 +428,19 @@ public struct HTMLReport: Sendable {
         out += "</tbody></table>"
         guard !t.workers.isEmpty else { return out + "</div>" }
         out += "<table><thead><tr><th>In the workers (summed)</th><th class=\"num\">Time</th>"
-        out += "<th class=\"num\">Count</th></tr></thead><tbody>"
+        out += "<th class=\"num\">Count</th><th class=\"num\">Per audio second</th></tr></thead><tbody>"
         for part in t.workers {
             out += "<tr><td>\(e(part.name))</td><td class=\"num\">\(Format.seconds(part.seconds))</td>"
-            out += "<td class=\"num\">\(part.count)</td></tr>"
+            out += "<td class=\"num\">\(part.count)</td>"
+            out += "<td class=\"num\">\(part.costPerAudioSecond.map { String(format: "%.3f s", $0) } ?? "—")</td></tr>"
         }
-        return out + "</tbody></table></div>"
+        out += "</tbody></table>"
+        if let ratio = t.customizedCostRatio {
+            out +=
+                "<p class=\"note\">Customized decodes cost "
+                + String(format: "%.2f", ratio) + "× the baseline's per second of audio.</p>"
+        }
+        return out + "</div>"
     }
 
     /// Per comparison, each boosted term scored by position (recall, precision, F1, baseline → customized) and

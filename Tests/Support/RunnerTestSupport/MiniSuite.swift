@@ -18,7 +18,8 @@ public struct MiniSuite {
     ///   - weight: The variant's interpolation weight.
     ///   - badAudio: Add an utterance whose audio file is not audio.
     ///   - backgroundMass: The variant's background mass; nil for the compiler's default.
-    ///   - mix: The variant's mix (`set` or `merged`); nil for the default.
+    ///   - mix: The variant's mix (`set` or `merged`); nil for the default (the weighted merge).
+    ///   - interpolation: The merged variant's interpolation (`weighted`, `history`, `constant`); nil for the default.
     ///   - extra: More suite YAML, appended at the end (e.g. a `recognizers:` list).
     ///   - biasingLists: Give every chess line (the broken one too) the biasing list albin, winawer, gambit,
     ///     najdorf as its `boosted`.
@@ -26,7 +27,8 @@ public struct MiniSuite {
     ///     the run's own mechanics; off, a run decodes a third less (streaming in chunks costs twice a batch
     ///     decode).
     public init(
-        weight: Double = 0.5, backgroundMass: Double? = nil, mix: String? = nil, badAudio: Bool = false,
+        weight: Double = 0.5, backgroundMass: Double? = nil, mix: String? = nil, interpolation: String? = nil,
+        badAudio: Bool = false,
         oracle: Bool = false, modes: [String]? = nil, extra: String = "", biasingLists: Bool = false,
         streaming: Bool = false
     ) throws {
@@ -91,7 +93,7 @@ public struct MiniSuite {
           - {name: chess, manifest: chess.jsonl, role: domain}
           - {name: general, manifest: general.jsonl, role: anti-context, allow-outside-paths: \(TestSupport.testData.path)}
         variants:
-          - {name: chess-seed, training: chess.yaml, weight: \(weight)\(backgroundMass.map { ", backgroundMass: \($0)" } ?? "")\(mix.map { ", mix: \($0)" } ?? "")}
+          - {name: chess-seed, training: chess.yaml, weight: \(weight)\(backgroundMass.map { ", backgroundMass: \($0)" } ?? "")\(mix.map { ", mix: \($0)" } ?? "")\(interpolation.map { ", interpolation: \($0)" } ?? "")}
         modes: [\((modes ?? ["baseline", "customized"] + (oracle ? ["oracle"] : [])).joined(separator: ", "))]
         streaming: {utterances: \(streaming ? 2 : 0), chunkMilliseconds: 100}
         \(extra)

@@ -85,6 +85,8 @@ func prepareMixCase(_ name: String, _ mixName: String) throws {
     if mix.mix == .merged {
         baseSeconds = try BaseModelStore.load(languageModel: toolchain.model.languageModel).seconds
     }
+    // The pronunciation dictionary too: a run's compiler reads it for its first variant and keeps it.
+    _ = try toolchain.compiler.dictionary()
     let before = peakRSSMegabytes()
     let output = FileManager.default.temporaryDirectory.appendingPathComponent(
         "gambit-bench-prepare-\(name)-\(mixName)")
@@ -108,7 +110,9 @@ func prepareMixCase(_ name: String, _ mixName: String) throws {
 func prepareMixBenchmark() throws {
     let runs = option("--runs", default: 3)
     let variants = try suiteVariants()
-    print("prepare per variant (median of \(runs) fresh processes; merged: base model's n-grams read first)")
+    print(
+        "prepare per variant (median of \(runs) fresh processes; the pronunciation dictionary and, merged, the base "
+            + "model's n-grams read first, as in a run after its first variant)")
     print(
         "  variant            mix               prepare   of it merge  binary   peak RSS  (before)  model on disk")
     let only = stringOption("--mix", default: "")

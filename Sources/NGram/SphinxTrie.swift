@@ -478,33 +478,15 @@ extension TrigramTables {
             }
             suffixOf = []
         }
+        reversedOfForward = []
+        reversedOfDummy = []
         var unigramNext = [Int](repeating: 0, count: vocabulary + 1)
         for w in bigramWord { unigramNext[Int(w) + 1] += 1 }
         for dummy in dummies { unigramNext[Int(dummy.w) + 1] += 1 }
         for index in 0..<vocabulary { unigramNext[index + 1] += unigramNext[index] }
 
-        // Quantisation, into bytes reserved once: the file's size is known before a byte is written.
-        let wordBits = SphinxTrie.requiredBits(vocabulary)
-        let nextBits = SphinxTrie.requiredBits(trigramKeys.count)
-        let middleBits = wordBits + 2 * SphinxTrie.binBits + nextBits
-        let lastBits = wordBits + SphinxTrie.binBits
-        let spelled = words.reduce(0) { $0 + $1.utf8.count + 1 }
-        var size = SphinxTrie.header.count + 1 + 4 * order + (vocabulary + 1) * 12 + 4 + spelled
-        if order == 3 {
-            size +=
-                4 + 4 * 3 * SphinxTrie.bins + SphinxTrie.packedSize(entries: reversedKeys.count, bits: middleBits)
-                + SphinxTrie.packedSize(entries: trigramKeys.count, bits: lastBits)
-        } else if order == 2 {
-            size += 4 + 4 * SphinxTrie.bins + SphinxTrie.packedSize(entries: reversedKeys.count, bits: lastBits)
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(size)
-        func append<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
-        out.append(contentsOf: SphinxTrie.header)
-        out.append(UInt8(order))
-        let levelCounts = [vocabulary, reversedKeys.count, trigramKeys.count].prefix(order)
-        for count in levelCounts { append(UInt32(count)) }
-        // Every score in the decoder's units, once: the quantisers are built from these and encode them.
+        // Every score in the decoder's units, once: the quantisers are built from these and encode them, before the
+        // file's bytes are reserved, so that only the 16-bit bins are held beside them.
         var scaledProb = [Float](repeating: 0, count: reversedKeys.count)
         var scaledBackoff = [Float](repeating: 0, count: order == 3 ? reversedKeys.count : 0)
         for (index, key) in reversedKeys.enumerated() {
@@ -512,7 +494,7 @@ extension TrigramTables {
             scaledProb[index] = Float(Double(scores.prob) * scale)
             if order == 3 { scaledBackoff[index] = Float(Double(scores.backoff) * scale) }
         }
-        let scaledTrigram = trigramKeys.map { Float(Double(trigramProb[Int($0.t)]) * scale) }
+        var scaledTrigram = trigramKeys.map { Float(Double(trigramProb[Int($0.t)]) * scale) }
         var middleProb = Quantizer(values: [])
         var middleBackoff = Quantizer(values: [])
         var longest = Quantizer(values: [])
@@ -524,6 +506,38 @@ extension TrigramTables {
         } else if order == 2 {
             longest = Quantizer(values: scaledProb, never: never)
         }
+        let middleProbBins = order == 3 ? scaledProb.map { UInt16(middleProb.encode($0)) } : []
+        let middleBackoffBins = scaledBackoff.map { UInt16(middleBackoff.encode($0)) }
+        let longestBins =
+            order == 3
+            ? scaledTrigram.map { UInt16(longest.encode($0)) } : scaledProb.map { UInt16(longest.encode($0)) }
+        (scaledProb, scaledBackoff, scaledTrigram) = ([], [], [])
+        // What is left to write of each key: its word.
+        let middleWords = reversedKeys.map(\.v)
+        let lastWords = trigramKeys.map(\.u)
+        (reversedKeys, trigramKeys) = ([], [])
+
+        // Quantisation, into bytes reserved once: the file's size is known before a byte is written.
+        let wordBits = SphinxTrie.requiredBits(vocabulary)
+        let nextBits = SphinxTrie.requiredBits(lastWords.count)
+        let middleBits = wordBits + 2 * SphinxTrie.binBits + nextBits
+        let lastBits = wordBits + SphinxTrie.binBits
+        let spelled = words.reduce(0) { $0 + $1.utf8.count + 1 }
+        var size = SphinxTrie.header.count + 1 + 4 * order + (vocabulary + 1) * 12 + 4 + spelled
+        if order == 3 {
+            size +=
+                4 + 4 * 3 * SphinxTrie.bins + SphinxTrie.packedSize(entries: middleWords.count, bits: middleBits)
+                + SphinxTrie.packedSize(entries: lastWords.count, bits: lastBits)
+        } else if order == 2 {
+            size += 4 + 4 * SphinxTrie.bins + SphinxTrie.packedSize(entries: middleWords.count, bits: lastBits)
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(size)
+        func append<T>(_ value: T) { withUnsafeBytes(of: value) { out.append(contentsOf: $0) } }
+        out.append(contentsOf: SphinxTrie.header)
+        out.append(UInt8(order))
+        let levelCounts = [vocabulary, middleWords.count, lastWords.count].prefix(order)
+        for count in levelCounts { append(UInt32(count)) }
         if order > 1 {
             append(Int32(0))
             let tables = order == 3 ? [middleProb, middleBackoff, longest] : [longest]
@@ -537,29 +551,29 @@ extension TrigramTables {
             append(UInt32(order > 1 ? unigramNext[w] : 0))
         }
         if order == 3 {
-            BitWriter.append(SphinxTrie.packedSize(entries: reversedKeys.count, bits: middleBits), to: &out) { writer in
-                for (index, key) in reversedKeys.enumerated() {
+            BitWriter.append(SphinxTrie.packedSize(entries: middleWords.count, bits: middleBits), to: &out) { writer in
+                for (index, word) in middleWords.enumerated() {
                     let bit = index * middleBits
-                    writer.write(bit, wordBits, Int(key.v))
-                    writer.write(bit + wordBits, SphinxTrie.binBits, middleBackoff.encode(scaledBackoff[index]))
+                    writer.write(bit, wordBits, Int(word))
+                    writer.write(bit + wordBits, SphinxTrie.binBits, Int(middleBackoffBins[index]))
                     writer.write(
-                        bit + wordBits + SphinxTrie.binBits, SphinxTrie.binBits, middleProb.encode(scaledProb[index]))
+                        bit + wordBits + SphinxTrie.binBits, SphinxTrie.binBits, Int(middleProbBins[index]))
                     writer.write(bit + wordBits + 2 * SphinxTrie.binBits, nextBits, Int(trigramNext[index]))
                 }
                 writer.write(
-                    reversedKeys.count * middleBits + wordBits + 2 * SphinxTrie.binBits, nextBits, trigramKeys.count)
+                    middleWords.count * middleBits + wordBits + 2 * SphinxTrie.binBits, nextBits, lastWords.count)
             }
-            BitWriter.append(SphinxTrie.packedSize(entries: trigramKeys.count, bits: lastBits), to: &out) { writer in
-                for (index, key) in trigramKeys.enumerated() {
-                    writer.write(index * lastBits, wordBits, Int(key.u))
-                    writer.write(index * lastBits + wordBits, SphinxTrie.binBits, longest.encode(scaledTrigram[index]))
+            BitWriter.append(SphinxTrie.packedSize(entries: lastWords.count, bits: lastBits), to: &out) { writer in
+                for (index, word) in lastWords.enumerated() {
+                    writer.write(index * lastBits, wordBits, Int(word))
+                    writer.write(index * lastBits + wordBits, SphinxTrie.binBits, Int(longestBins[index]))
                 }
             }
         } else if order == 2 {
-            BitWriter.append(SphinxTrie.packedSize(entries: reversedKeys.count, bits: lastBits), to: &out) { writer in
-                for (index, key) in reversedKeys.enumerated() {
-                    writer.write(index * lastBits, wordBits, Int(key.v))
-                    writer.write(index * lastBits + wordBits, SphinxTrie.binBits, longest.encode(scaledProb[index]))
+            BitWriter.append(SphinxTrie.packedSize(entries: middleWords.count, bits: lastBits), to: &out) { writer in
+                for (index, word) in middleWords.enumerated() {
+                    writer.write(index * lastBits, wordBits, Int(word))
+                    writer.write(index * lastBits + wordBits, SphinxTrie.binBits, Int(longestBins[index]))
                 }
             }
         }

@@ -300,7 +300,11 @@ public enum Checks {
                 ? "decoder reported the artifact's fingerprint \(artifact.manifest.fingerprint.prefix(12))…; "
                 : "decoder reported \(reported.map { String($0.prefix(12)) }.sorted()), expected "
                     + "\(artifact.manifest.fingerprint.prefix(12))… (stale or wrong artifact); ")
-                + "\(better) of \(phrases) training n-grams score higher under the customized model than the base\(detail)"
+                + "\(better) of \(phrases) training n-grams score higher under the customized model ("
+                + (artifact.manifest.containsBaseModel
+                    ? "the merged model itself"
+                    : "the set, interpolated at weight \(variant.weight) as the decoder does")
+                + ") than the base\(detail)"
         )
     }
 }

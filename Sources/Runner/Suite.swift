@@ -55,16 +55,16 @@ public struct Suite: Sendable, Equatable {
         public var backgroundMass: Double?
         /// Overrides whether the compiler joins fixed expressions into compounds (see `PrepareOptions`).
         public var compounds: Bool?
-        /// How the customization is combined with the base model (`mix: set` or `mix: merged`);
-        /// nil for the compiler's default, the set.
+        /// How the customization is combined with the base model (`mix: merged` or `mix: set`);
+        /// nil for the compiler's default, the weighted merge.
         public var mix: LanguageModelMix?
         /// `phrases: fragments | sentences`: how the compiler frames each phrase (see `PhraseFraming`);
         /// nil for the mix's default.
         public var phrases: PhraseFraming?
         /// Overrides the boundary share of phrases framed as fragments (see `PrepareOptions`).
         public var boundaryShare: Double?
-        /// Merged mix: `interpolation: constant` for SRILM's static λ = weight, `weighted` for the set's
-        /// own weighting in one model (default `history`).
+        /// Merged mix: `interpolation: weighted` for the set's own weighting in one model (the default), `history`
+        /// for λ(h) from how well each side explains the history, `constant` for SRILM's static λ = weight.
         public var interpolation: MergeOptions.Interpolation?
         /// The suite's decoder language weight (`decoder: {languageWeight: …}`), which a weighted merge is
         /// built for; nil for the engine's default.

@@ -76,11 +76,13 @@ enum Summary {
             }
         }
         lines.append("")
-        for check in results.checks {
-            lines.append(
-                "\(check.isSkipped ? "SKIP" : check.isWarning ? "WARN" : check.passed ? "PASS" : "FAIL")  "
-                    + "\(printable(check.name)): \(printable(check.message))"
-            )
+        // What needs attention first, in full; then each family of checks on one line.
+        let checks = CheckSummary(results.checks)
+        for check in checks.attention {
+            lines.append("\(check.passed ? "WARN" : "FAIL")  \(printable(check.name)): \(printable(check.message))")
+        }
+        for group in checks.groups {
+            lines.append("\(group.state)  \(printable(group.line))")
         }
         if let partial { lines.append(partial) }
         return lines.joined(separator: "\n")

@@ -38,6 +38,7 @@ public struct MarkdownReport: Sendable {
                 + " · \(results.run.engine.name) "
                 + "\(results.run.engine.version) · on-device: \(denial.verified ? "verified" : "not verified") "
                 + "(\(denial.method)) · \(results.run.createdAt)")
+        checks(line)
         for corpus in results.corpora {
             let comparisons = results.comparisons.filter { $0.corpus == corpus.name }
             guard let baseline = results.system(corpus: corpus.name, mode: .baseline) else { continue }
@@ -98,19 +99,6 @@ public struct MarkdownReport: Sendable {
                 + "); ✱ significant at 95%.")
         breakdowns(line)
         diagnosis(line)
-        if !results.checks.isEmpty {
-            line()
-            line("### Checks")
-            line()
-            line("| | Check | Measured | Threshold | Details |")
-            line("|---|---|---:|---:|---|")
-            for check in results.checks {
-                line(
-                    "| \(check.isSkipped ? "⏭️" : check.isWarning ? "⚠️" : check.passed ? "✅" : "❌") | \(cell(check.name)) | "
-                        + "\(Format.measure(check.measured, unit: check.unit)) | "
-                        + "\(Format.measure(check.threshold, unit: check.unit)) | \(cell(check.message)) |")
-            }
-        }
         line()
         line("### Cost")
         line()
@@ -191,6 +179,35 @@ public struct MarkdownReport: Sendable {
                 line(
                     "| \(Self.inline(term.word)) | \(term.occurrences) | \(term.errors) | \(cell(term.causes)) | "
                         + "\(cell(term.smallestFix(cost: variant.antiContext) ?? "—")) |")
+            }
+            line("")
+            line("</details>")
+        }
+    }
+
+    /// The checks, before any number: each failed or warned one with its message, then one line per family with
+    /// its count, which opens to the family's table.
+    private func checks(_ line: (String) -> Void) {
+        guard !results.checks.isEmpty else { return }
+        let summary = CheckSummary(results.checks)
+        line("")
+        line("### Checks")
+        line("")
+        for check in summary.attention {
+            line("- \(check.passed ? "⚠️" : "❌") **\(Self.inline(check.name))**: \(Self.inline(check.message))")
+        }
+        if !summary.attention.isEmpty { line("") }
+        for group in summary.groups {
+            let icon = group.failed > 0 ? "❌" : group.warned > 0 ? "⚠️" : group.applicable == 0 ? "⏭️" : "✅"
+            line("<details><summary>\(icon) \(Format.escape(Self.oneLine(group.line)))</summary>")
+            line("")
+            line("| | Check | Measured | Threshold | Details |")
+            line("|---|---|---:|---:|---|")
+            for check in group.checks {
+                line(
+                    "| \(check.isSkipped ? "⏭️" : check.isWarning ? "⚠️" : check.passed ? "✅" : "❌") | \(cell(check.name)) | "
+                        + "\(Format.measure(check.measured, unit: check.unit)) | "
+                        + "\(Format.measure(check.threshold, unit: check.unit)) | \(cell(check.message)) |")
             }
             line("")
             line("</details>")

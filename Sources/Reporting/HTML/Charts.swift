@@ -34,93 +34,88 @@ enum Charts {
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
-    /// Grouped bars: WER of every system, grouped by corpus.
+    /// WER of every system, one small chart per corpus, all on one scale: a horizontal bar per system with its
+    /// name at the left and its value at the bar's end. It stays readable however many corpora and systems a run
+    /// has, where bars grouped on one axis had their values and corpus names overwrite each other.
     static func werByCorpus(_ results: RunResults) -> String {
         let variants = results.variants.map(\.name)
         let groups = results.corpora.map { corpus in
             (corpus, results.systems.filter { $0.corpus == corpus.name })
         }.filter { !$0.1.isEmpty }
         guard !groups.isEmpty else { return "" }
-        let width = 560.0
-        let height = 260.0
-        let left = 44.0
-        let right = 12.0
-        let top = 16.0
-        let bottom = 40.0
-        let plotWidth = width - left - right
-        let plotHeight = height - top - bottom
         let maximum = niceMaximum(results.systems.map(\.metrics.rates.wordErrorRate).max() ?? 0)
-        var svg = svgOpen(width, height, label: "Word error rate by corpus and system")
-        svg += yGrid(from: left, to: width - right, maximum: maximum) { tick in
-            (top + plotHeight * (1 - Double(tick) / 4), value: maximum * Double(tick) / 4)
-        } label: {
-            Format.percent($0, digits: $0 * 100 < 10 && $0 > 0 ? 1 : 0)
-        }
-        let groupWidth = plotWidth / Double(groups.count)
-        for (g, group) in groups.enumerated() {
-            let (corpus, systems) = group
-            let barWidth = min(34, (groupWidth - 24) / Double(systems.count))
-            let start = left + groupWidth * Double(g) + (groupWidth - barWidth * Double(systems.count)) / 2
-            for (s, system) in systems.enumerated() {
-                let wer = system.metrics.rates.wordErrorRate
-                let barHeight = maximum > 0 ? plotHeight * min(wer, maximum) / maximum : 0
-                let x = start + barWidth * Double(s)
-                let y = top + plotHeight - barHeight
-                let color =
-                    system.recognizer == nil
-                    ? color(system.mode, variant: system.variant, variants: variants) : externalColor
-                svg +=
-                    "<rect x=\"\(n(x + 2))\" y=\"\(n(y))\" width=\"\(n(barWidth - 4))\" height=\"\(n(max(barHeight, 0.5)))\" "
-                    + "rx=\"2\" fill=\"\(color)\"><title>\(Format.escape("\(corpus.name) · \(Format.systemName(system)): WER \(Format.percent(wer))"))</title></rect>"
-                svg +=
-                    "<text x=\"\(n(x + barWidth / 2))\" y=\"\(n(y - 4))\" class=\"value\" text-anchor=\"middle\">\(Format.percent(wer, digits: 1))</text>"
-            }
-            svg +=
-                "<text x=\"\(n(left + groupWidth * (Double(g) + 0.5)))\" y=\"\(n(height - bottom + 18))\" class=\"label\" "
-                + "text-anchor=\"middle\">\(Format.escape(corpus.name))</text>"
-            if corpus.role == .antiContext {
-                svg +=
-                    "<text x=\"\(n(left + groupWidth * (Double(g) + 0.5)))\" y=\"\(n(height - bottom + 32))\" "
-                    + "class=\"tick\" text-anchor=\"middle\">anti-context</text>"
-            }
-        }
+        return "<div class=\"multiples\">"
+            + groups.map { werChart($0.0, $0.1, maximum: maximum, variants: variants) }.joined() + "</div>"
+    }
+
+    /// One corpus's bars: its name and role on top, a row per system, the scale's ticks below.
+    static func werChart(
+        _ corpus: CorpusInfo, _ systems: [SystemResults], maximum: Double, variants: [String]
+    ) -> String {
+        let width = 320.0
+        let rowHeight = 17.0
+        let top = 24.0
+        let bottom = 20.0
+        let height = top + bottom + rowHeight * Double(systems.count)
+        let names = systems.map { Format.systemName($0) }
+        let valueColumn = TextWidth.of("188.8%", size: 10) + 8
+        let left = min(max((names.map { TextWidth.of($0, size: 10.5) }.max() ?? 0) + 12, 48), width * 0.46)
+        let plotWidth = width - left - valueColumn
+        func x(_ value: Double) -> Double { left + plotWidth * min(value, maximum) / max(maximum, 1e-9) }
+        var svg = svgOpen(width, height, label: "Word error rate on \(corpus.name) by system")
+        let role = corpus.role == .antiContext ? "anti-context" : "domain"
+        let roleWidth = TextWidth.of(role, size: 10.5)
         svg +=
-            "<line x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(top + plotHeight))\" y2=\"\(n(top + plotHeight))\" class=\"axis\"/>"
+            "<text x=\"4\" y=\"15\" class=\"label\">"
+            + TextWidth.fitted(corpus.name, width: width - roleWidth - 16, size: 11.5, bold: true) + "</text>"
+        svg += "<text x=\"\(n(width - 4))\" y=\"15\" class=\"tick\" text-anchor=\"end\">\(role)</text>"
+        for tick in 0...2 {
+            let value = maximum * Double(tick) / 2
+            svg +=
+                "<line x1=\"\(n(x(value)))\" x2=\"\(n(x(value)))\" y1=\"\(n(top - 2))\" y2=\"\(n(height - bottom))\" class=\"grid\"/>"
+            svg +=
+                "<text x=\"\(n(x(value)))\" y=\"\(n(height - 6))\" class=\"tick\" text-anchor=\"\(tick == 0 ? "start" : tick == 2 ? "end" : "middle")\">"
+                + "\(Format.percent(value, digits: 0))</text>"
+        }
+        for (index, system) in systems.enumerated() {
+            let y = top + rowHeight * Double(index)
+            let wer = system.metrics.rates.wordErrorRate
+            let color =
+                system.recognizer == nil
+                ? color(system.mode, variant: system.variant, variants: variants) : externalColor
+            svg +=
+                "<text x=\"\(n(left - 6))\" y=\"\(n(y + rowHeight / 2 + 4))\" class=\"tick\" text-anchor=\"end\">"
+                + TextWidth.fitted(names[index], width: left - 10, size: 10.5) + "</text>"
+            svg +=
+                "<rect x=\"\(n(left))\" y=\"\(n(y + 3))\" width=\"\(n(max(x(wer) - left, 0.5)))\" height=\"\(n(rowHeight - 6))\" "
+                + "rx=\"2\" fill=\"\(color)\"><title>"
+                + Format.escape("\(corpus.name) · \(names[index]): WER \(Format.percent(wer))") + "</title></rect>"
+            svg +=
+                "<text x=\"\(n(x(wer) + 4))\" y=\"\(n(y + rowHeight / 2 + 4))\" class=\"value\">"
+                + "\(Format.percent(wer, digits: 1))</text>"
+        }
         return svg + "</svg>"
     }
 
-    /// A legend for the system series.
-    static func legend(_ results: RunResults) -> String {
-        var items = [("baseline", baselineColor)]
-        for (index, variant) in results.variants.enumerated() {
-            items.append((variant.name, variantColors[index % variantColors.count]))
-        }
-        if results.systems.contains(where: { $0.mode == .oracle }) { items.append(("oracle", oracleColor)) }
-        for name in Set(results.systems.compactMap(\.recognizer)).sorted() {
-            items.append(("\(name) (external)", externalColor))
-        }
-        return "<div class=\"legend\">"
-            + items.map { "<span><i style=\"background:\($0.1)\"></i>\(Format.escape($0.0))</span>" }.joined()
-            + "</div>"
-    }
-
-    /// A forest plot: ΔWER, ΔB-WER and ΔU-WER of every comparison with their 95% intervals.
+    /// A forest plot: ΔWER, ΔB-WER and ΔU-WER of every comparison with their 95% intervals, each comparison named
+    /// on a row of its own above its metrics, so that no name runs into a metric's label however long it is.
     static func gains(_ results: RunResults) -> String {
-        var rows: [(label: String, metric: String, interval: BootstrapInterval)] = []
+        var rows: [(metric: String, interval: BootstrapInterval?)] = []
         for c in results.comparisons {
-            rows.append(("\(c.corpus) · \(c.variant)" + (c.recognizer.map { " @ \($0)" } ?? ""), "WER", c.deltaWER))
-            if let b = c.deltaBoostedWER { rows.append(("", "B-WER", b)) }
-            if let u = c.deltaUnboostedWER { rows.append(("", "U-WER", u)) }
+            rows.append(("\(c.corpus) · \(c.variant)" + (c.recognizer.map { " @ \($0)" } ?? ""), nil))
+            rows.append(("WER", c.deltaWER))
+            if let b = c.deltaBoostedWER { rows.append(("B-WER", b)) }
+            if let u = c.deltaUnboostedWER { rows.append(("U-WER", u)) }
         }
         guard !rows.isEmpty else { return "" }
         let width = 560.0
-        let rowHeight = 22.0
-        let left = 190.0
+        let rowHeight = 19.0
+        let left = 64.0
         let right = 16.0
-        let top = 10.0
-        let bottom = 30.0
+        let top = 6.0
+        let bottom = 34.0
         let height = top + bottom + rowHeight * Double(rows.count)
-        let bounds: [Double] = rows.flatMap { [abs($0.interval.lower), abs($0.interval.upper)] }
+        let bounds: [Double] = rows.compactMap(\.interval).flatMap { [abs($0.lower), abs($0.upper)] }
         let extent = niceMaximum(bounds.max() ?? 0.01)
         let plotWidth = width - left - right
         func x(_ value: Double) -> Double { left + plotWidth * (value + extent) / (2 * extent) }
@@ -130,17 +125,20 @@ enum Charts {
             svg +=
                 "<line x1=\"\(n(x(value)))\" x2=\"\(n(x(value)))\" y1=\"\(n(top))\" y2=\"\(n(height - bottom))\" class=\"\(tick == 0 ? "zero" : "grid")\"/>"
             svg +=
-                "<text x=\"\(n(x(value)))\" y=\"\(n(height - bottom + 16))\" class=\"tick\" text-anchor=\"middle\">\(Format.points(value, digits: extent * 100 < 5 ? 1 : 0))</text>"
+                "<text x=\"\(n(x(value)))\" y=\"\(n(height - bottom + 14))\" class=\"tick\" text-anchor=\"\(tick == -1 ? "start" : tick == 1 ? "end" : "middle")\">"
+                + "\(Format.points(value, digits: extent * 100 < 5 ? 1 : 0))</text>"
         }
-        svg += "<text x=\"\(n(x(-extent)))\" y=\"\(n(height - 2))\" class=\"tick\">← better</text>"
-        svg += "<text x=\"\(n(x(extent)))\" y=\"\(n(height - 2))\" class=\"tick\" text-anchor=\"end\">worse →</text>"
+        svg += "<text x=\"\(n(x(-extent)))\" y=\"\(n(height - 5))\" class=\"tick\">← better</text>"
+        svg += "<text x=\"\(n(x(extent)))\" y=\"\(n(height - 5))\" class=\"tick\" text-anchor=\"end\">worse →</text>"
         for (index, row) in rows.enumerated() {
             let y = top + rowHeight * (Double(index) + 0.5)
-            let i = row.interval
-            let tone = !i.significant ? "#64748b" : (i.observedDelta < 0 ? "#15803d" : "#b91c1c")
-            if !row.label.isEmpty {
-                svg += "<text x=\"4\" y=\"\(n(y + 4))\" class=\"label\">\(Format.escape(row.label))</text>"
+            guard let i = row.interval else {
+                svg +=
+                    "<text x=\"4\" y=\"\(n(y + 4))\" class=\"label\">"
+                    + TextWidth.fitted(row.metric, width: width - 8, size: 11.5, bold: true) + "</text>"
+                continue
             }
+            let tone = !i.significant ? "#64748b" : (i.observedDelta < 0 ? "#15803d" : "#b91c1c")
             svg +=
                 "<text x=\"\(n(left - 8))\" y=\"\(n(y + 4))\" class=\"tick\" text-anchor=\"end\">\(row.metric)</text>"
             svg +=
@@ -160,8 +158,10 @@ enum Charts {
         let maximum = niceMaximum(values.max() ?? 0.1)
         let width = 560.0
         let rowHeight = 26.0
-        let left = 190.0
-        let right = 16.0
+        let labels = systems.map { "\($0.corpus) · \(Format.systemName($0))" }
+        // The labels' column is as wide as the widest label, up to 45% of the chart; a longer label is cut.
+        let left = min(max((labels.map { TextWidth.of($0, size: 11.5, bold: true) }.max() ?? 0) + 14, 80), width * 0.45)
+        let right = 22.0
         let top = 8.0
         let bottom = 30.0
         let height = top + bottom + rowHeight * Double(systems.count)
@@ -182,7 +182,8 @@ enum Charts {
                 system.recognizer == nil
                 ? color(system.mode, variant: system.variant, variants: variants) : externalColor
             svg +=
-                "<text x=\"\(n(left - 8))\" y=\"\(n(y + 4))\" class=\"label\" text-anchor=\"end\">\(Format.escape("\(system.corpus) · \(Format.systemName(system))"))</text>"
+                "<text x=\"\(n(left - 8))\" y=\"\(n(y + 4))\" class=\"label\" text-anchor=\"end\">"
+                + TextWidth.fitted(labels[index], width: left - 12, size: 11.5, bold: true) + "</text>"
             for (k, record) in system.utterances.enumerated() {
                 guard let value = record.latency?.finalLatencySeconds else { continue }
                 let jitter = Double((k * 7919) % 11) - 5
@@ -264,9 +265,15 @@ enum Charts {
         } label: {
             Format.percent($0, digits: ($0 * 100).rounded() == $0 * 100 ? 0 : 1)
         }
+        // A tick label that would run into the one before it is left out (its point keeps its place).
+        var lastEnd = -Double.infinity
         for (position, text) in zip(positions, labels) {
+            let half = TextWidth.of(text, size: 10.5) / 2
+            let center = min(max(x(position), half + 2), width - half - 2)
+            guard center - half > lastEnd + 4 else { continue }
+            lastEnd = center + half
             svg +=
-                "<text x=\"\(n(x(position)))\" y=\"\(n(height - bottom + 16))\" class=\"tick\" text-anchor=\"middle\">\(Format.escape(text))</text>"
+                "<text x=\"\(n(center))\" y=\"\(n(height - bottom + 16))\" class=\"tick\" text-anchor=\"middle\">\(Format.escape(text))</text>"
         }
         svg +=
             "<text x=\"\(n(left + plotWidth / 2))\" y=\"\(n(height - 4))\" class=\"tick\" text-anchor=\"middle\">\(Format.escape(axisTitle))</text>"
@@ -312,5 +319,35 @@ enum Charts {
     static func svgOpen(_ width: Double, _ height: Double, label: String) -> String {
         "<svg class=\"chart\" viewBox=\"0 0 \(n(width)) \(n(height))\" role=\"img\" aria-label=\"\(Format.escape(label))\" "
             + "xmlns=\"http://www.w3.org/2000/svg\">"
+    }
+}
+
+/// Text widths, estimated, since an SVG has no layout of its own: the charts size their label columns and cut
+/// labels by them. Per character in ems of a sans-serif face, on the wide side (DejaVu Sans, what headless Chromium
+/// uses here, is among the widest), so that an estimate errs long, never short.
+enum TextWidth {
+    static func of(_ text: String, size: Double, bold: Bool = false) -> Double {
+        var ems = 0.0
+        for character in text {
+            switch character {
+            case "i", "l", "j", "'", ".", ",", ":", ";", "|", "!", "(", ")", "[", "]", " ", "f", "t", "I", "r":
+                ems += 0.4
+            case "m", "w", "M", "W", "@", "%", "—", "…", "←", "→", "Δ":
+                ems += 1.0
+            case "A"..."Z":
+                ems += 0.76
+            default:
+                ems += 0.66
+            }
+        }
+        return ems * size * (bold ? 1.1 : 1)
+    }
+
+    /// `text`, HTML-escaped, cut with "…" to fit `width`; a cut text keeps its whole self in a tooltip.
+    static func fitted(_ text: String, width: Double, size: Double, bold: Bool = false) -> String {
+        guard of(text, size: size, bold: bold) > width else { return Format.escape(text) }
+        var kept = text
+        while !kept.isEmpty && of(kept + "…", size: size, bold: bold) > width { kept.removeLast() }
+        return "<title>\(Format.escape(text))</title>" + Format.escape(kept + "…")
     }
 }

@@ -64,8 +64,23 @@ enum HTMLAssets {
         .check.warning{border-left-color:var(--sub)}.check.warning .icon{color:var(--sub)}
         .check .msg{color:var(--muted);font-size:12.5px;margin-top:2px}
         .check .nums{font-size:12px;margin-top:4px;color:var(--ink)}
+        .attention{display:grid;gap:5px;margin-bottom:12px}
+        .attention .check{padding:6px 12px}
+        .attention .check .name{display:inline;margin-right:8px}
+        .attention .check .msg{display:inline;color:var(--ink);font-size:12.5px}
+        .attention .check .nums{display:none}
+        .check-groups{display:grid;gap:6px}
+        .check-group{background:var(--card);border:1px solid var(--line);border-left:4px solid var(--good);border-radius:8px}
+        .check-group>summary{cursor:pointer;padding:8px 14px;font-weight:600;list-style-position:inside}
+        .check-group .icon{font-weight:800;margin-right:6px;color:var(--good)}
+        .check-group.failed{border-left-color:var(--bad)}.check-group.failed .icon{color:var(--bad)}
+        .check-group.warning{border-left-color:var(--sub)}.check-group.warning .icon{color:var(--sub)}
+        .check-group.skipped{opacity:.7}.check-group.skipped .icon{color:var(--muted)}
+        .check-group>.checks{padding:4px 14px 12px}
+        a.badge{text-decoration:none}
         .grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(480px,1fr));gap:16px}
-        .grid2 .card{margin:0}
+        .grid2 .card{margin:0}.grid2 .card.wide{grid-column:1/-1}
+        .multiples{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:12px 18px}
         svg.chart{width:100%;height:auto;display:block;font-family:inherit}
         svg .grid{stroke:#eef2f7;stroke-width:1}svg .axis{stroke:#cbd5e1}svg .zero{stroke:#94a3b8;stroke-width:1.2}
         svg .tick{fill:#64748b;font-size:10.5px}svg .label{fill:#0f172a;font-size:11.5px;font-weight:600}

@@ -59,9 +59,10 @@ public struct HTMLReport: Sendable {
                 ? "(defaults)" : "<code>\(e(r.run.engine.decoderArguments.joined(separator: " ")))</code>") + "</p>"
         out += "<div class=\"badges\">"
         out +=
-            "<span class=\"badge \(passed == applicable.count ? "ok" : "fail")\">\(passed == applicable.count ? "✓" : "✗") "
+            "<a class=\"badge \(passed == applicable.count ? "ok" : "fail")\" href=\"#checks\">"
+            + "\(passed == applicable.count ? "✓" : "✗") "
             + "\(passed) of \(applicable.count) checks passed" + (warnings > 0 ? ", \(warnings) with warnings" : "")
-            + (skipped > 0 ? ", \(skipped) skipped" : "") + "</span>"
+            + (skipped > 0 ? ", \(skipped) skipped" : "") + "</a>"
         out +=
             "<span class=\"badge \(r.networkDenial.verified ? "ok" : "fail")\">"
             + "\(r.networkDenial.verified ? "✓ on-device verified" : "✗ network not verified denied")</span>"
@@ -75,7 +76,7 @@ public struct HTMLReport: Sendable {
         }
         out += "<nav class=\"toc\"><div class=\"wrap\">"
         for (anchor, title) in [
-            ("summary", "Summary"), ("checks", "Checks"), ("charts", "Charts"), ("cost", "Latency & cost"),
+            ("checks", "Checks"), ("summary", "Summary"), ("charts", "Charts"), ("cost", "Latency & cost"),
             ("terms", "Terms"),
         ] + (r.diagnosis == nil ? [] : [("diagnosis", "Diagnosis")]) + [
             ("breakdowns", "By speaker"), ("utterances", "Utterances"), ("run", "Run"),
@@ -83,8 +84,9 @@ public struct HTMLReport: Sendable {
             out += "<a href=\"#\(anchor)\">\(title)</a>"
         }
         out += "</div></nav>\n<main class=\"wrap\">\n"
-        out += summary()
+        // What failed or warned comes first: a reader should not scroll past every corpus to find it.
         out += checks()
+        out += summary()
         out += charts()
         out += cost()
         out += terms()
@@ -238,34 +240,52 @@ public struct HTMLReport: Sendable {
             + "<span class=\"ci\">\(Format.interval(interval))</span>"
     }
 
+    /// What needs attention first, each with its whole message (`data-check` says which, for tests and styles),
+    /// then every family of checks folded into one line with its count, opened to the cards of its checks.
     func checks() -> String {
         var out = "<section id=\"checks\"><h2>Checks</h2>"
         guard !results.checks.isEmpty else { return out + "<p class=\"note\">No checks in this run.</p></section>\n" }
-        let ordered =
-            results.checks.filter { !$0.passed } + results.checks.filter(\.isWarning)
-            + results.checks.filter { $0.passed && !$0.isSkipped && !$0.isWarning } + results.checks.filter(\.isSkipped)
-        out += "<div class=\"checks\">"
-        for check in ordered {
-            let state =
-                check.isSkipped ? "skipped" : check.isWarning ? "passed warning" : check.passed ? "passed" : "failed"
-            let icon = check.isSkipped ? "–" : check.isWarning ? "!" : check.passed ? "✓" : "✗"
-            out += "<div class=\"check \(state)\">"
-            out += "<div class=\"name\"><span class=\"icon\">\(icon)</span>\(e(check.name))</div>"
-            out += "<div class=\"msg\">\(e(check.message))</div>"
-            if check.measured != nil || check.threshold != nil {
-                out +=
-                    "<div class=\"nums\">measured <b>\(Format.measure(check.measured, unit: check.unit))</b> · "
-                    + "threshold \(Format.measure(check.threshold, unit: check.unit)) · \(e(check.kind.rawValue))</div>"
-            }
+        let summary = CheckSummary(results.checks)
+        if !summary.attention.isEmpty {
+            out += "<div class=\"attention\">"
+            for check in summary.attention { out += card(check) }
             out += "</div>"
+        }
+        out += "<div class=\"check-groups\">"
+        for group in summary.groups {
+            let tone =
+                group.failed > 0 ? "failed" : group.warned > 0 ? "warning" : group.applicable == 0 ? "skipped" : "ok"
+            let icon = group.failed > 0 ? "✗" : group.warned > 0 ? "!" : group.applicable == 0 ? "–" : "✓"
+            out += "<details class=\"check-group \(tone)\"><summary><span class=\"icon\">\(icon)</span>"
+            out += "\(e(group.line))</summary><div class=\"checks\">"
+            for check in group.checks { out += card(check) }
+            out += "</div></details>"
         }
         return out + "</div></section>\n"
     }
 
+    /// One check as a card: its name, message and numbers.
+    func card(_ check: Check) -> String {
+        let state =
+            check.isSkipped ? "skipped" : check.isWarning ? "passed warning" : check.passed ? "passed" : "failed"
+        let icon = check.isSkipped ? "–" : check.isWarning ? "!" : check.passed ? "✓" : "✗"
+        let marker =
+            check.isWarning
+            ? " data-check=\"warning\"" : !check.passed && !check.isSkipped ? " data-check=\"failed\"" : ""
+        var out = "<div class=\"check \(state)\"\(marker)>"
+        out += "<div class=\"name\"><span class=\"icon\">\(icon)</span>\(e(check.name))</div>"
+        out += "<div class=\"msg\">\(e(check.message))</div>"
+        if check.measured != nil || check.threshold != nil {
+            out +=
+                "<div class=\"nums\">measured <b>\(Format.measure(check.measured, unit: check.unit))</b> · "
+                + "threshold \(Format.measure(check.threshold, unit: check.unit)) · \(e(check.kind.rawValue))</div>"
+        }
+        return out + "</div>"
+    }
+
     func charts() -> String {
         var out = "<section id=\"charts\"><h2>Charts</h2><div class=\"grid2\">"
-        out += "<div class=\"card\"><h3>WER by corpus and system</h3>\(Charts.werByCorpus(results))"
-        out += Charts.legend(results) + "</div>"
+        out += "<div class=\"card wide\"><h3>WER by corpus and system</h3>\(Charts.werByCorpus(results))</div>"
         let gains = Charts.gains(results)
         if !gains.isEmpty {
             out += "<div class=\"card\"><h3>Change against the baseline, 95% intervals</h3>\(gains)"

@@ -52,14 +52,14 @@ enum Charts {
     static func werChart(
         _ corpus: CorpusInfo, _ systems: [SystemResults], maximum: Double, variants: [String]
     ) -> String {
-        let width = 320.0
+        let width = 380.0
         let rowHeight = 17.0
         let top = 24.0
         let bottom = 20.0
         let height = top + bottom + rowHeight * Double(systems.count)
         let names = systems.map { Format.systemName($0) }
         let valueColumn = TextWidth.of("188.8%", size: 10) + 8
-        let left = min(max((names.map { TextWidth.of($0, size: 10.5) }.max() ?? 0) + 12, 48), width * 0.46)
+        let left = min(max((names.map { TextWidth.of($0, size: 10.5) }.max() ?? 0) + 12, 48), width * 0.56)
         let plotWidth = width - left - valueColumn
         func x(_ value: Double) -> Double { left + plotWidth * min(value, maximum) / max(maximum, 1e-9) }
         var svg = svgOpen(width, height, label: "Word error rate on \(corpus.name) by system")
@@ -159,8 +159,8 @@ enum Charts {
         let width = 560.0
         let rowHeight = 26.0
         let labels = systems.map { "\($0.corpus) · \(Format.systemName($0))" }
-        // The labels' column is as wide as the widest label, up to 45% of the chart; a longer label is cut.
-        let left = min(max((labels.map { TextWidth.of($0, size: 11.5, bold: true) }.max() ?? 0) + 14, 80), width * 0.45)
+        // The labels' column is as wide as the widest label, up to 52% of the chart; a longer label is cut.
+        let left = min(max((labels.map { TextWidth.of($0, size: 11.5, bold: true) }.max() ?? 0) + 14, 80), width * 0.52)
         let right = 22.0
         let top = 8.0
         let bottom = 30.0

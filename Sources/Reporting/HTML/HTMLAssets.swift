@@ -80,7 +80,7 @@ enum HTMLAssets {
         a.badge{text-decoration:none}
         .grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(480px,1fr));gap:16px}
         .grid2 .card{margin:0}.grid2 .card.wide{grid-column:1/-1}
-        .multiples{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:12px 18px}
+        .multiples{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:12px 18px}
         svg.chart{width:100%;height:auto;display:block;font-family:inherit}
         svg .grid{stroke:#eef2f7;stroke-width:1}svg .axis{stroke:#cbd5e1}svg .zero{stroke:#94a3b8;stroke-width:1.2}
         svg .tick{fill:#64748b;font-size:10.5px}svg .label{fill:#0f172a;font-size:11.5px;font-weight:600}

@@ -82,7 +82,7 @@ enum Summary {
             lines.append("\(check.passed ? "WARN" : "FAIL")  \(printable(check.name)): \(printable(check.message))")
         }
         for group in checks.groups {
-            lines.append("\(group.state)  \(printable(group.line))")
+            lines.append("\(group.state.rawValue)  \(printable(group.line))")
         }
         if let partial { lines.append(partial) }
         return lines.joined(separator: "\n")

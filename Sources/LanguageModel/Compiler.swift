@@ -182,6 +182,10 @@ extension PrepareOptions {
         mix == .merged && interpolation != .weighted ? .fragments : .sentences
     }
 
+    /// Whether these options build a weighted merge, whose set twin (the same custom model interpolated at decode
+    /// time, which the merge reproduces) can try other weights on a lattice (``PreparedArtifact/hasSetTwin``).
+    public var hasSetTwin: Bool { mix == .merged && interpolation == .weighted }
+
     /// Whether the custom side is the set's own (background mass and all): the set, and the weighted merge.
     public var usesSetCustomModel: Bool { mix == .set || interpolation == .weighted }
 

@@ -198,7 +198,7 @@ public struct MarkdownReport: Sendable {
         }
         if !summary.attention.isEmpty { line("") }
         for group in summary.groups {
-            let icon = group.failed > 0 ? "❌" : group.warned > 0 ? "⚠️" : group.applicable == 0 ? "⏭️" : "✅"
+            let icon = [.failed: "❌", .warned: "⚠️", .skipped: "⏭️", .passed: "✅"][group.state]!
             line("<details><summary>\(icon) \(Format.escape(Self.oneLine(group.line)))</summary>")
             line("")
             line("| | Check | Measured | Threshold | Details |")

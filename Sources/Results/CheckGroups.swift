@@ -16,10 +16,17 @@ public struct CheckSummary: Sendable, Equatable {
         public var failed: Int { checks.count { !$0.passed && !$0.isSkipped } }
         public var warned: Int { checks.count(where: \.isWarning) }
 
-        /// The group's state as one word: `FAIL` when any check failed, `WARN` when any warned, `SKIP` when none
-        /// applies, else `PASS`.
-        public var state: String {
-            failed > 0 ? "FAIL" : warned > 0 ? "WARN" : applicable == 0 ? "SKIP" : "PASS"
+        /// How the group came out, decided once for every output: failed when any check failed, warned when any
+        /// warned, skipped when none applies, else passed.
+        public enum State: String, Sendable {
+            case failed = "FAIL"
+            case warned = "WARN"
+            case skipped = "SKIP"
+            case passed = "PASS"
+        }
+
+        public var state: State {
+            failed > 0 ? .failed : warned > 0 ? .warned : applicable == 0 ? .skipped : .passed
         }
 
         /// The sentence, and what in it needs attention: "23 of 24 anti-context WER checks passed (1 failed, 6

@@ -57,7 +57,7 @@ public struct SweepOptions: Sendable {
         /// what a weaker λ would have kept), and its baseline inherits the same bias, which made anti-context
         /// rises look significant.
         public static func `default`(for options: PrepareOptions) -> PointScoring {
-            Sweep.scoresWithSetTwin(options) || options.mix == .set ? .rescore : .decode
+            options.hasSetTwin || options.mix == .set ? .rescore : .decode
         }
     }
 
@@ -83,7 +83,7 @@ public struct SweepOptions: Sendable {
     /// other merges' λ acts on probabilities before it, and boosts as much as the set's 0.5 only near λ = 0.9,
     /// so their grid is dense at the high end.
     public static func defaultWeights(for options: PrepareOptions) -> [Double] {
-        options.mix == .set || Sweep.scoresWithSetTwin(options)
+        options.mix == .set || options.hasSetTwin
             ? [0.2, 0.35, 0.5, 0.7, 0.9] : [0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99]
     }
 
@@ -197,17 +197,12 @@ public final class Sweep {
         return options.normalized
     }
 
-    /// Whether a variant's points are scored with its set twin: a weighted merge scores as the set with the same
-    /// custom model at the same weight (docs/measured.md), whose weight changes on a lattice without preparing
-    /// or decoding again. Only the recommendation is built as a merge, once, to be judged on test.
-    static func scoresWithSetTwin(_ options: PrepareOptions) -> Bool {
-        options.mix == .merged && options.interpolation == .weighted
-    }
-
-    /// The options of the model a point is scored with: the variant's own, or its set twin's.
+    /// The options of the model a point is scored with: the variant's own, or, for a weighted merge, its set twin's,
+    /// whose weight changes on a lattice without preparing or decoding again. Only the recommendation is built as a
+    /// merge, once, to be judged on test.
     static func pointOptions(_ variant: Suite.Variant, weight: Double) -> PrepareOptions {
         var options = compilerOptions(variant, weight: weight)
-        if scoresWithSetTwin(options) { options.mix = .set }
+        if options.hasSetTwin { options.mix = .set }
         return options.normalized
     }
 
@@ -267,7 +262,7 @@ public final class Sweep {
             decoderArguments: transcriber.settings.commandLine, points: explored.points,
             recommendation: recommendation, scaling: scaling)
         results.pointModel =
-            Self.scoresWithSetTwin(target.variant.prepareOptions) ? target.full.manifest.mix.rawValue : nil
+            target.variant.prepareOptions.hasSetTwin ? target.full.manifest.mix.rawValue : nil
         let cost = SweepCost(
             decodePassSeconds: decodePass, prepareSeconds: explored.prepareSeconds,
             rescoreSeconds: explored.rescoreSeconds, confirmSeconds: confirmSeconds, points: explored.points.count,
@@ -469,7 +464,7 @@ public final class Sweep {
         var artifact = artifacts[parameters]!
         var testModel: String?
         var clock = Stopwatch()
-        if Self.scoresWithSetTwin(target.variant.prepareOptions) {
+        if target.variant.prepareOptions.hasSetTwin {
             // The points were scored with the set twin; the test split is decoded with the merge itself, built
             // for the recommended weight (cached with the sweep's models).
             let options = Self.compilerOptions(target.variant, weight: parameters.weight)

@@ -253,9 +253,9 @@ public struct HTMLReport: Sendable {
         }
         out += "<div class=\"check-groups\">"
         for group in summary.groups {
-            let tone =
-                group.failed > 0 ? "failed" : group.warned > 0 ? "warning" : group.applicable == 0 ? "skipped" : "ok"
-            let icon = group.failed > 0 ? "✗" : group.warned > 0 ? "!" : group.applicable == 0 ? "–" : "✓"
+            let (tone, icon) = [
+                .failed: ("failed", "✗"), .warned: ("warning", "!"), .skipped: ("skipped", "–"), .passed: ("ok", "✓"),
+            ][group.state]!
             out += "<details class=\"check-group \(tone)\"><summary><span class=\"icon\">\(icon)</span>"
             out += "\(e(group.line))</summary><div class=\"checks\">"
             for check in group.checks { out += card(check) }

@@ -10,9 +10,20 @@ public final class DecoderConfiguration {
 
     /// Parses arguments against PocketSphinx's definitions; an unknown name or a bad value is an error.
     ///
-    /// The corresponding C function is `cmd_ln_parse_r` over `ps_args()`.
+    /// Every value reaches the engine as it is written. `cmd_ln_parse_r` replaces `$(NAME)` in a value with the
+    /// environment variable `NAME` (or nothing), so a path holding `$(` (a training file, a cache or output
+    /// folder a user named `chess$(x)`) would name another file; such a value is parsed as a placeholder and then
+    /// set verbatim with `cmd_ln_set_str_r`, which expands nothing. Only string settings (paths) can take it.
+    ///
+    /// The corresponding C functions are `cmd_ln_parse_r` over `ps_args()`, and `cmd_ln_set_str_r`.
     public init(arguments: [String]) throws(EngineError) {
-        var argv: [UnsafeMutablePointer<CChar>?] = (["gambit"] + arguments).map { strdup($0) }
+        var parsed = arguments
+        var verbatim: [(name: String, value: String)] = []
+        for index in parsed.indices.dropFirst() where parsed[index].contains("$(") && parsed[index - 1].hasPrefix("-") {
+            verbatim.append((parsed[index - 1], parsed[index]))
+            parsed[index] = Self.placeholder
+        }
+        var argv: [UnsafeMutablePointer<CChar>?] = (["gambit"] + parsed).map { strdup($0) }
         defer { for pointer in argv { free(pointer) } }
         pointer = try Engine.serialized { () throws(EngineError) in
             try EngineError.unwrap("cmd_ln_parse_r", arguments) {
@@ -20,7 +31,19 @@ public final class DecoderConfiguration {
             }
         }
         self.arguments = arguments
+        for (name, value) in verbatim {
+            cmd_ln_set_str_r(pointer, name, value)
+            // cmd_ln_set_str_r leaves a setting that is not a string alone (and only logs why).
+            guard string(name) == value else {
+                throw EngineError(
+                    call: "cmd_ln_set_str_r", arguments: [name, value],
+                    message: "\(name) takes no text holding \"$(\", which the engine would read as a variable")
+            }
+        }
     }
+
+    /// What a value holding `$(` is parsed as, before the value itself is set.
+    private static let placeholder = "gambit-verbatim"
 
     deinit {
         cmd_ln_free_r(pointer)

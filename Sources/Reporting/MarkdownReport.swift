@@ -205,9 +205,9 @@ public struct MarkdownReport: Sendable {
             line("|---|---|---:|---:|---|")
             for check in group.checks {
                 line(
-                    "| \(check.isSkipped ? "⏭️" : check.isWarning ? "⚠️" : check.passed ? "✅" : "❌") | \(cell(check.name)) | "
+                    "| \(check.isSkipped ? "⏭️" : check.isWarning ? "⚠️" : check.passed ? "✅" : "❌") | \(Self.inline(check.name)) | "
                         + "\(Format.measure(check.measured, unit: check.unit)) | "
-                        + "\(Format.measure(check.threshold, unit: check.unit)) | \(cell(check.message)) |")
+                        + "\(Format.measure(check.threshold, unit: check.unit)) | \(Self.inline(check.message)) |")
             }
             line("")
             line("</details>")

@@ -110,6 +110,25 @@ struct NameSafetyTests {
         #expect(markdown.contains("| var\\|iant |"))
     }
 
+    @Test("summary.md's checks table escapes HTML and Markdown in names as every other line does")
+    func checksTableEscapes() throws {
+        var results = renamed(corpus: "<b>chess</b>", variant: "<script>alert(1)</script>")
+        // A check's name and message are stored when the run judges it, so they are renamed here as a run
+        // with these names would have written them.
+        for index in results.checks.indices {
+            for (old, new) in [("chess-full", "<script>alert(1)</script>"), ("chess", "<b>chess</b>")] {
+                results.checks[index].name = results.checks[index].name.replacingOccurrences(of: old, with: new)
+                results.checks[index].message = results.checks[index].message.replacingOccurrences(
+                    of: old, with: new)
+            }
+        }
+        let markdown = MarkdownReport(results.redactingPrivateTerms()).render()
+        #expect(!markdown.contains("<script>"), "\(markdown)")
+        #expect(!markdown.contains("<b>"), "\(markdown)")
+        let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("| ") && $0.contains("\\<script\\>") }
+        #expect(rows.contains { $0.contains("| \\<b\\>chess\\</b\\>/\\<script\\>alert(1)\\</script\\> WER gate |") })
+    }
+
     @Test("names are escaped in HTML and round-trip through JUnit attributes")
     func htmlAndJUnit() throws {
         let name = "<b>x</b> & \"q\"\n\ttab"

@@ -220,4 +220,27 @@ struct BadInputTests {
         let applied = try TestSupport.gambit(arguments.filter { $0 != "--allow-server" }, environment: environment)
         #expect(applied.status == 0 && !applied.output.contains("customization ignored"), "\(applied.output)")
     }
+
+    @Test("A training file and a cache folder whose names hold $( decode customized, read by the engine as named")
+    func dollarParenthesisInNames() throws {
+        // The engine's argument parser reads `$(x)` in a value as the environment variable x.
+        let folder = try TestSupport.temporaryDirectory("dollar").appendingPathComponent("cache$(x)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let training = folder.deletingLastPathComponent().appendingPathComponent("cards$(x).yaml")
+        try "locale: en-US\nidentifier: t\nversion: \"1\"\nphrases:\n  - {phrase: ten of clubs, count: 10}\n"
+            .write(to: training, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["GAMBIT_CACHE"] = folder.path
+        environment["x"] = "elsewhere"
+        for mix in ["merged", "set"] {
+            let (status, output) = try TestSupport.gambit(
+                [
+                    "decode", "--training", training.path, "--mix", mix, "--alternatives", "0",
+                    TestSupport.cards[0].path,
+                ], environment: environment)
+            #expect(status == 0, "\(mix): \(output)")
+            #expect(output.contains("ten of clubs"), "\(mix): \(output)")
+            #expect(!output.contains("customization ignored"), "\(mix): \(output)")
+        }
+    }
 }

@@ -12,7 +12,7 @@ public enum TranscriptReport {
     /// The references of a system with their utterances' biasing lists, in the biasing-list format
     /// `gambit score` reads (`id`, text, a JSON list of the reference's biased words, a JSON list of the whole
     /// list), so that scoring it against the system's `trn` reproduces the run's B-WER, U-WER and list summary.
-    /// Lists are written as the run scores them, normalized words (``Aggregation/biasingWords(of:normalizer:)``);
+    /// Lists are written as the run scores them, normalized words (``Scoring/BiasingList/words(of:normalizer:)``);
     /// `nil` when the records carry no lists.
     public static func referenceBiasingTSV(_ system: SystemResults, normalizer: Normalizer) -> String? {
         guard system.utterances.contains(where: { $0.biasingList != nil }) else { return nil }
@@ -24,7 +24,7 @@ public enum TranscriptReport {
         }
         var out = ""
         for record in system.utterances {
-            let list = Aggregation.biasingWords(of: record.biasingList ?? [], normalizer: normalizer)
+            let list = BiasingList.words(of: record.biasingList ?? [], normalizer: normalizer)
             let biased = Aggregation.biasedWords(of: record, normalizer: normalizer) ?? []
             // A tab or line break inside the text would split the row.
             let text = record.reference.split(whereSeparator: { $0 == "\t" || $0.isNewline }).joined(separator: " ")

@@ -42,20 +42,12 @@ public enum Aggregation {
         return record
     }
 
-    /// The words of a biasing list as the run scores them: each entry normalized like the references (an entry
-    /// may give several words), duplicates dropped, in list order. These are what `trn/<corpus>.ref.tsv`
-    /// writes as the list given to the recognizer, so `gambit score` reads back the same list.
-    public static func biasingWords(of list: [String], normalizer: Normalizer) -> [String] {
-        var seen = Set<String>()
-        return list.flatMap(normalizer.normalize).filter { seen.insert($0).inserted }
-    }
-
     /// An utterance's biased words under the literature's rule: the words of its biasing list that occur in its
     /// reference, in list order; `nil` when the record has no list.
     public static func biasedWords(of record: UtteranceRecord, normalizer: Normalizer) -> [String]? {
         guard let list = record.biasingList else { return nil }
         let reference = Set(record.alignment.compactMap(\.reference))
-        return biasingWords(of: list, normalizer: normalizer).filter(reference.contains)
+        return BiasingList.words(of: list, normalizer: normalizer).filter(reference.contains)
     }
 
     /// The words B-WER counts for one record: its biased words when it has a biasing list (a reference word is
@@ -145,7 +137,7 @@ public enum Aggregation {
                 rows[index] += counts
                 if counts.falseAlarms > 0 { flagged[counts.term, default: []].append(record.id) }
             }
-            let words = record.biasingList.map { Set(biasingWords(of: $0, normalizer: normalizer)) } ?? boosted
+            let words = record.biasingList.map { Set(BiasingList.words(of: $0, normalizer: normalizer)) } ?? boosted
             var utteranceAlarms = 0
             for counts in KeywordScoring.countWords(record.alignment, words: words).values {
                 overall += counts
@@ -188,8 +180,8 @@ public enum Aggregation {
     }
 
     /// What the records' biasing lists held, counted as `gambit score` counts a biasing-list reference: list
-    /// entries are ``biasingWords(of:normalizer:)``, biased entries those in the reference; `nil` when no record
-    /// has a list.
+    /// entries are ``Scoring/BiasingList/words(of:normalizer:)``, biased entries those in the reference; `nil`
+    /// when no record has a list.
     public static func biasingListSummary(of records: [UtteranceRecord], normalizer: Normalizer)
         -> BiasingListSummary?
     {
@@ -199,7 +191,7 @@ public enum Aggregation {
             guard let list = record.biasingList, let biased = biasedWords(of: record, normalizer: normalizer) else {
                 continue
             }
-            let entries = biasingWords(of: list, normalizer: normalizer).count
+            let entries = BiasingList.words(of: list, normalizer: normalizer).count
             summary.add(
                 listEntries: entries, biasedEntries: biased.count, distractorEntries: entries - biased.count,
                 biasedReferenceWords: record.boostedReferenceWords ?? 0)
@@ -284,7 +276,7 @@ public enum Aggregation {
         var anyWord = false
         for a in baseline {
             guard let b = customizedByID[a.id] else { continue }
-            let words = a.biasingList.map { Set(biasingWords(of: $0, normalizer: normalizer)) } ?? boosted
+            let words = a.biasingList.map { Set(BiasingList.words(of: $0, normalizer: normalizer)) } ?? boosted
             anyWord = anyWord || !words.isEmpty
             func alarms(_ record: UtteranceRecord) -> Int {
                 KeywordScoring.countWords(record.alignment, words: words).values.reduce(0) { $0 + $1.falseAlarms }

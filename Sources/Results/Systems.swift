@@ -157,7 +157,7 @@ public struct UtteranceRecord: Codable, Sendable, Equatable {
     public var boostedErrors: Int?
     /// Reference words in the boosted set (B-WER denominator), when the system has boosted words.
     public var boostedReferenceWords: Int?
-    /// The utterance's own biasing list from the corpus manifest (``Aggregation/biasingWords(of:normalizer:)``
+    /// The utterance's own biasing list from the corpus manifest (``Scoring/BiasingList/words(of:normalizer:)``
     /// gives its words); when present, B-WER and U-WER are counted per utterance over the list's words that
     /// are in the reference, not over the variant's boosted words. `nil` when the manifest gives no lists.
     public var biasingList: [String]?

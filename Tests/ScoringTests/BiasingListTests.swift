@@ -126,6 +126,29 @@ struct BiasingListTests {
         #expect(report.boosted?.boostedReferenceWords == biased)
     }
 
+    @Test(
+        "A biasing-list file's entries count as a run counts its manifest's: a word given twice is one entry",
+        arguments: [
+            // Column 4 repeats albin, once in capitals; column 3 names it twice too.
+            (#"["albin", "albin"]"#, #"["albin", "Albin", "albin", "winawer"]"#, 2, 1, 1),
+            (#"["counter gambit"]"#, #"["counter gambit", "Gambit", "najdorf"]"#, 3, 2, 1),
+        ])
+    func biasingListFileWords(biased: String, list: String, entries: Int, biasedEntries: Int, distractors: Int)
+        throws
+    {
+        let hypothesis = try write("u1 play the album counter gambit\n", "hyps")
+        let row = "u1\tplay the albin counter gambit\t\(biased)\t\(list)\n"
+        let lists = try #require(
+            try Scorer.score(reference: try write(row, "refs.tsv"), hypothesis: hypothesis).biasingLists)
+        #expect(lists.listEntries == entries && lists.largestList == entries)
+        #expect(lists.biasedEntries == biasedEntries && lists.distractorEntries == distractors)
+        // The same list in a manifest, as a run reads it, gives the same figures.
+        let line = #"{"id": "u1", "text": "play the albin counter gambit", "boosted": "# + list + "}\n"
+        let manifest = try Scorer.score(reference: try write(line, "manifest.jsonl"), hypothesis: hypothesis)
+        #expect(manifest.biasingLists?.listEntries == entries)
+        #expect(manifest.biasingLists?.distractorEntries == distractors)
+    }
+
     @Test("A manifest whose lists are on some lines only, or are not lists of words, is refused naming the line")
     func malformedManifestLists() throws {
         let hypothesis = try write("u1 a\nu2 b\n", "hyps")

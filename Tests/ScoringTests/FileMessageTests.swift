@@ -42,6 +42,37 @@ struct FileMessageTests {
         #expect(!error.description.contains("NSCocoaErrorDomain"), "\(error)")
     }
 
+    @Test("An empty or blank file says so and what it means, whatever its format; /dev/null is named a device")
+    func emptyFileOrDevice() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = "is empty, so it has no utterances"
+        let blank = "holds only blank lines and comments, so it has no utterances"
+        // By extension, by content, and in a format named for it.
+        #expect(try failure("", in: directory).contains("refs.tsv: the file \(empty)"))
+        #expect(try failure("\n \t\n\n", in: directory).contains("refs.tsv: the file \(blank)"))
+        for (name, format) in [("hyp.trn", nil), ("hyp.txt", nil), ("hyp.txt", TranscriptFormat.kaldi)] {
+            let file = try write("", name, in: directory)
+            #expect(throws: ScoringError.emptyFile(path: file.path, blank: false)) {
+                _ = try TranscriptIO.read(file, format: format)
+            }
+        }
+        let comments = try write(";; nothing yet\n", "hyp.txt", in: directory)
+        #expect(throws: ScoringError.emptyFile(path: comments.path, blank: true)) {
+            _ = try TranscriptIO.read(comments)
+        }
+        let reference = try write("a (u1)\n", "ref.trn", in: directory)
+        let error = try #require(throws: ScoringError.self) {
+            _ = try Scorer.score(reference: reference, hypothesis: URL(fileURLWithPath: "/dev/null"))
+        }
+        #expect(error == .notAFile(path: "/dev/null", kind: "a character device"))
+        #expect("\(error)".contains("/dev/null: this is a character device, not a file"), "\(error)")
+        #expect(!"\(error)".contains("ermission"), "\(error)")
+        #expect(throws: ScoringError.notAFile(path: "/dev/null", kind: "a character device")) {
+            _ = try TranscriptIO.format(of: URL(fileURLWithPath: "/dev/null"))
+        }
+    }
+
     @Test("A biasing row with an empty id or an empty last column has its 4 columns counted, and says which is empty")
     func emptyFirstOrLastColumn() throws {
         let directory = try temporaryDirectory()

@@ -195,7 +195,7 @@ struct InteropTests {
         let kaldi = try write("plain words\n", "x.dat", in: directory)
         #expect(try TranscriptIO.read(kaldi).utterances == [Utterance(id: "plain", text: "words")])
         let unknown = try write("\n  \n", "x.dat", in: directory)
-        #expect(scoringError { _ = try TranscriptIO.read(unknown) } == .unknownFormat(path: unknown.path))
+        #expect(scoringError { _ = try TranscriptIO.read(unknown) } == .emptyFile(path: unknown.path, blank: true))
         let missing = directory.appendingPathComponent("missing.trn")
         #expect(
             scoringError { _ = try TranscriptIO.read(missing) }

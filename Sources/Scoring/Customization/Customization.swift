@@ -40,17 +40,30 @@ public struct BoostedWordErrorRates: Sendable, Codable, Hashable {
     }
 }
 
+/// An utterance's biasing list as every figure counts it.
+public enum BiasingList {
+    /// The words of a biasing list: each entry normalized like the references (an entry may give several words),
+    /// duplicates dropped, in list order. A run scores a manifest's `boosted` list with them and writes them to
+    /// `trn/<corpus>.ref.tsv`; `gambit score` counts a reference's lists with them: one definition, so that both
+    /// give the same figures for the same list.
+    public static func words(of list: [String], normalizer: Normalizer) -> [String] {
+        var seen = Set<String>()
+        return list.flatMap(normalizer.normalize).filter { seen.insert($0).inserted }
+    }
+}
+
 /// What per-utterance biasing lists held, summed over the scored utterances: the size of the lists the
 /// recognizer was given, how many entries were the reference's biased words and how many distractors, and
 /// how many reference words B-WER is over.
 public struct BiasingListSummary: Sendable, Codable, Hashable {
     /// Scored utterances, each with its own list.
     public var utterances = 0
-    /// Entries of the lists given to the recognizer (column 4), summed.
+    /// Entries of the lists given to the recognizer (column 4), summed, as ``BiasingList/words(of:normalizer:)``
+    /// counts them.
     public var listEntries = 0
     /// The longest list.
     public var largestList = 0
-    /// Entries that are biased words of their utterance's reference (column 3), summed.
+    /// Entries that are biased words of their utterance's reference (column 3), summed, counted likewise.
     public var biasedEntries = 0
     /// Entries that are not (distractors), summed.
     public var distractorEntries = 0

@@ -42,6 +42,21 @@ public enum FileSystemReason {
         return nil
     }
 
+    /// What a path names when it is neither a regular file nor a folder, following symbolic links: "a character
+    /// device" (as `/dev/null` is), "a block device", "a named pipe (FIFO)" or "a socket"; nil for a file, a folder
+    /// or nothing.
+    public static func specialKind(of url: URL) -> String? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFIFO: return "a named pipe (FIFO)"
+        case S_IFSOCK: return "a socket"
+        default: return nil
+        }
+    }
+
     static func describe(_ url: URL, _ error: any Error, expected: Expected, writing: Bool) -> String {
         let path = url.standardizedFileURL.path
         if let tooLong = tooLong(path) { return tooLong }
@@ -49,6 +64,9 @@ public enum FileSystemReason {
         var isFolder: ObjCBool = false
         if files.fileExists(atPath: path, isDirectory: &isFolder) {
             if isFolder.boolValue && expected == .file { return "it is a folder, not a file" }
+            if let kind = specialKind(of: url) {
+                return "it is \(kind), not a \(expected == .file ? "file" : "folder")"
+            }
             if !isFolder.boolValue && expected == .folder { return "it is a file, not a folder" }
         } else {
             // The nearest part of the path that exists says what is wrong when it is not a folder.

@@ -75,12 +75,13 @@ struct FormatSurvey {
 
     /// The one format every line read as.
     /// - Parameter path: The file, as errors name it.
-    /// - Throws: ``ScoringError/unknownFormat(path:)`` when no line was read,
+    /// - Throws: ``ScoringError/emptyFile(path:blank:)`` when no line was read (the file holds only blank lines
+    ///   and `;;` comments),
     ///   ``ScoringError/ambiguousFormat(path:formats:)`` when every line reads as several formats, and
     ///   ``ScoringError/mixedFormats(path:line:format:count:lines:lineFormats:)`` when no format reads every line,
     ///   naming the first line that is not in the format most lines are in.
     func format(path: String) throws -> TranscriptFormat {
-        guard lines > 0 else { throw ScoringError.unknownFormat(path: path) }
+        guard lines > 0 else { throw ScoringError.emptyFile(path: path, blank: true) }
         let agreed = common.formats
         if agreed.count == 1 { return agreed[0] }
         if agreed.count > 1 { throw ScoringError.ambiguousFormat(path: path, formats: agreed) }

@@ -2,6 +2,11 @@
 public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be read.
     case unreadableFile(path: String, reason: String)
+    /// The path names a device, a pipe or a socket (`/dev/null`), not a file: `kind` says which.
+    case notAFile(path: String, kind: String)
+    /// The file is empty; `blank` when it holds white space (or, in a file of unknown format, `;;` comments) and
+    /// nothing else.
+    case emptyFile(path: String, blank: Bool)
     /// The file's format could not be told from its extension or contents.
     case unknownFormat(path: String)
     /// Every line of the file reads as each of `formats` (Kaldi text whose words are numbers reads as `ctm` or
@@ -37,6 +42,13 @@ public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .unreadableFile(let path, let reason):
             return "\(path): cannot read the file (\(reason)). Check the path and its permissions."
+        case .notAFile(let path, let kind):
+            return "\(path): this is \(kind), not a file, so there are no transcripts to read from it. "
+                + "Give the path of a transcript file."
+        case .emptyFile(let path, let blank):
+            return "\(path): the file " + (blank ? "holds only blank lines and comments" : "is empty")
+                + ", so it has no utterances. Check that this is the right file, and that whatever wrote it had "
+                + "finished writing it."
         case .unknownFormat(let path):
             return "\(path): unknown transcript format. Use a trn, ctm, stm, JSON-lines, Kaldi text or "
                 + "biasing-list file, or name the format with --ref-format or --hyp-format."

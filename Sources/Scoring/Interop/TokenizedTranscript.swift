@@ -111,9 +111,12 @@ final class CorpusLoader {
                     if transcript.biasedStarts.isEmpty { transcript.biasedStarts.append(0) }
                     if let biased = record.biased {
                         for var phrase in biased { phrase.withUTF8 { tokenize($0, into: &transcript.biasedTokens) } }
-                        transcript.biasedEntries.append(Int32(biased.count))
-                        transcript.listEntries.append(Int32(whole.count))
-                        transcript.distractorEntries.append(Int32(Self.distractors(in: whole, biased: biased)))
+                        // Counted as a run counts a manifest's list: a word given twice is one entry.
+                        let entries = BiasingList.words(of: whole, normalizer: normalizer).count
+                        let biasedEntries = BiasingList.words(of: biased, normalizer: normalizer).count
+                        transcript.biasedEntries.append(Int32(biasedEntries))
+                        transcript.listEntries.append(Int32(entries))
+                        transcript.distractorEntries.append(Int32(entries - biasedEntries))
                     } else {
                         addBiasedWords(of: whole, to: &transcript)
                     }
@@ -127,27 +130,16 @@ final class CorpusLoader {
     }
 
     /// Gives the last utterance of `transcript` the biased words of a list that does not name them (a JSON
-    /// line's `boosted`), as a run scores a manifest's list: the list's entries normalized into words, once each,
-    /// and of those the words its reference holds; the others are distractors.
+    /// line's `boosted`), as a run scores a manifest's list: ``BiasingList/words(of:normalizer:)``, and of those
+    /// the words its reference holds; the others are distractors.
     private func addBiasedWords(of list: [String], to transcript: inout TokenizedTranscript) {
-        var words: [Int32] = []
-        for var entry in list { entry.withUTF8 { tokenize($0, into: &words) } }
-        var seen = Set<Int32>()
-        words = words.filter { seen.insert($0).inserted }
+        let words = BiasingList.words(of: list, normalizer: normalizer).map { self.words.intern($0) }
         let reference = Set(transcript.tokens[transcript.range(transcript.count - 1)])
         let biased = words.filter(reference.contains)
         transcript.biasedTokens.append(contentsOf: biased)
         transcript.biasedEntries.append(Int32(biased.count))
         transcript.listEntries.append(Int32(words.count))
         transcript.distractorEntries.append(Int32(words.count - biased.count))
-    }
-
-    /// Entries of a biasing list that are not the utterance's biased words. A few biased words are
-    /// scanned; many are hashed.
-    static func distractors(in list: [String], biased: [String]) -> Int {
-        if biased.count <= 8 { return list.count { !biased.contains($0) } }
-        let set = Set(biased)
-        return list.count { !set.contains($0) }
     }
 
     /// Normalizes the words of one utterance's text into interned ids.

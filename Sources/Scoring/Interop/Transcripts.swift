@@ -216,12 +216,24 @@ public enum TranscriptIO {
         String(format: "%.3f", value)
     }
 
+    /// The bytes of a transcript file: the one way every reader of one gets them.
+    /// - Throws: ``ScoringError/notAFile(path:kind:)`` for a device, pipe or socket (`/dev/null`), which is not
+    ///   read at all (a pipe would wait for a writer); ``ScoringError/emptyFile(path:blank:)`` when it holds
+    ///   nothing but white space; ``ScoringError/unreadableFile(path:reason:)`` when it cannot be read.
     static func load(_ url: URL) throws -> Data {
+        if let kind = FileSystemReason.specialKind(of: url) {
+            throw ScoringError.notAFile(path: url.path, kind: kind)
+        }
+        let data: Data
         do {
-            return try Data(contentsOf: url, options: .mappedIfSafe)
+            data = try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
             throw ScoringError.unreadableFile(path: url.path, reason: FileSystemReason.reading(url, error))
         }
+        if !data.contains(where: { !(RecordScanner.isSpace($0) || $0 == 0x0A) }) {
+            throw ScoringError.emptyFile(path: url.path, blank: !data.isEmpty)
+        }
+        return data
     }
 
     /// The format ``read(_:format:)`` and ``Scorer`` take for a file when none is named: the one its extension

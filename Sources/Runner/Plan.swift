@@ -153,6 +153,10 @@ public struct RunPlan: Sendable {
                             fingerprint += "|boosted:" + ExternalCustomization.Inputs.jsonList(entry.boosted ?? [])
                         }
                     }
+                    // An imported transcript is the utterance's own line of its file, found by the utterance's id:
+                    // two utterances of one recording have two answers, so the key names the utterance, not only
+                    // its audio.
+                    if system.importedFile != nil { fingerprint += "|utterance:" + entry.id }
                     // An external recognizer is not PocketSphinx: the engine's settings do not change its output,
                     // so changing them does not run its (perhaps slow, perhaps off-device) command again.
                     request.key = WorkRequest.key(

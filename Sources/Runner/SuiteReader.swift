@@ -223,6 +223,7 @@ struct SuiteReader {
                     fields.format?.line, "format must be one of \(known.joined(separator: ", ")), not '\(format)'")
             }
             transcripts.format = format
+            transcripts.formatLine = fields.format?.line
         }
         return transcripts
     }

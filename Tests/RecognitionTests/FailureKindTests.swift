@@ -2,6 +2,7 @@ import Audio
 import Foundation
 import GambitTestSupport
 import Results
+import Scoring
 import Testing
 
 @testable import Recognition
@@ -19,6 +20,56 @@ import Testing
         #expect(RequestDecoder.kind(of: late) == .timeout)
         let garbled = ExternalRecognizerError(recognizer: "cli", audio: "/a.wav", reason: "not JSON")
         #expect(RequestDecoder.kind(of: garbled) == .recognizerOutput)
+    }
+
+    /// The answer a recognizer gives for the 1.1 s "cards" clip when it prints `output` (its bytes as they are).
+    func externalAnswer(printing output: Data, name: String) throws -> WorkResponse {
+        let folder = try TestSupport.temporaryDirectory("recognizer-output")
+        let printed = folder.appendingPathComponent("answer")
+        try output.write(to: printed)
+        let script = folder.appendingPathComponent("recognizer.sh")
+        try "#!/bin/sh\ncat '\(printed.path)'\n".write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let transcriber = try Transcriber(mode: .inProcess)
+        var request = transcriber.request(audio: TestSupport.cards[0], configuration: nil)
+        request.external = ExternalRecognizer(
+            name: name, command: [script.path, "{audio}"], onDevice: false, timeoutSeconds: 60)
+        return try #require(try transcriber.transcribe([request])[request.key])
+    }
+
+    @Test("A recognizer's answer that is not UTF-8 fails its utterance as recognizer output, naming the byte")
+    func notUTF8() throws {
+        var output = Data(#"{"transcript": "ten of clubs caf"#.utf8)
+        let offset = output.count
+        output.append(contentsOf: [0xE9] + Array(#" au lait"}"#.utf8))
+        let answer = try externalAnswer(printing: output, name: "latin1")
+        #expect(answer.failureKind == .recognizerOutput)
+        #expect(answer.hypothesis.isEmpty && !answer.hypothesis.contains("\u{FFFD}"))
+        let failure = try #require(answer.failure)
+        #expect(failure.contains("external recognizer latin1 on \(TestSupport.cards[0].path)"), "\(failure)")
+        #expect(failure.contains("standard output is not UTF-8: byte 0xE9 at offset \(offset)"), "\(failure)")
+    }
+
+    @Test("A recognizer that prints more words than its audio can hold fails that utterance, its output read capped")
+    func runawayOutput() throws {
+        // The 1.1 s clip: at most 22 + 50 words.
+        let seconds = try AudioLoader().load(TestSupport.cards[0]).duration
+        #expect(String(format: "%.1f", seconds) == "1.1")
+        #expect(RecognizerOutput.maximumWords(audioSeconds: seconds) == 71)
+        let words = String(repeating: "gambit ", count: 1000)
+        let wordy = try externalAnswer(printing: Data(#"{"transcript": "\#(words)"}"#.utf8), name: "wordy")
+        #expect(wordy.failureKind == .recognizerOutput && wordy.hypothesis.isEmpty)
+        let failure = try #require(wordy.failure)
+        #expect(failure.contains("has 1000 words for 1.1 s of audio, over the limit of 71"), "\(failure)")
+        #expect(failure.contains("20 words per second of audio plus 50"), "\(failure)")
+
+        // Two million words: what is read stops at the byte limit, long before the whole answer.
+        let bytes = RecognizerOutput.maximumBytes(audioSeconds: seconds)
+        let runaway = String(repeating: "gambit ", count: 2_000_000)
+        let answer = try externalAnswer(printing: Data(#"{"transcript": "\#(runaway)"}"#.utf8), name: "runaway")
+        #expect(answer.failureKind == .recognizerOutput && answer.hypothesis.isEmpty)
+        let cut = try #require(answer.failure)
+        #expect(cut.contains("printed more than \(bytes) bytes on standard output for 1.1 s of audio"), "\(cut)")
     }
 
     @Test("A bad file decoded by a worker comes back as an audio failure naming the file, and is journaled so")

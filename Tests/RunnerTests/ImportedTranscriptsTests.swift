@@ -151,6 +151,121 @@ struct ImportedTranscriptsTests {
         #expect(results.checks.first { $0.name == "every utterance decoded" }?.passed == false)
     }
 
+    /// The chess ids of ``MiniSuite``, in manifest order.
+    static let chessIDs = (0..<4).flatMap { index in ["kal16", "rms"].map { "chess-\(index)-\($0)" } }
+
+    @Test("Two utterances of one recording each get their own line, by id; a file naming audio files is refused")
+    func sharedRecording() throws {
+        let suite = try MiniSuite(modes: ["baseline"])
+        // chess-0-rms is said in chess-0-kal16's recording too.
+        let manifest = suite.folder.appendingPathComponent("chess.jsonl")
+        try String(contentsOf: manifest, encoding: .utf8)
+            .replacingOccurrences(of: "audio/chess-0-rms.wav", with: "audio/chess-0-kal16.wav")
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        let texts = ["chess-0-kal16": "play the albin counter gambit", "chess-0-rms": "play the winawer variation"]
+        try Self.write(
+            Self.chessIDs.map { ($0, texts[$0] ?? "knight to queen bishop three") },
+            to: suite.folder.appendingPathComponent("made/chess.baseline.jsonl"))
+        let results = try Self.run(suite, recognizers: Self.imported(customized: false), output: "shared")
+        let system = try #require(results.system(corpus: "chess", mode: .baseline, recognizer: "fake"))
+        for (id, text) in texts {
+            #expect(system.utterances.first { $0.id == id }?.hypothesis == text, "\(id)")
+        }
+        #expect(system.failures.failed == 0)
+
+        // A ctm names its lines by file: by the recording's, they cannot be told apart.
+        let ctm = Self.chessIDs.filter { $0 != "chess-0-rms" }.map { "\($0).wav 1 0.00 0.50 play" }
+        try (ctm.joined(separator: "\n") + "\n").write(
+            to: suite.folder.appendingPathComponent("made/chess.baseline.ctm"), atomically: true, encoding: .utf8)
+        #expect {
+            _ = try Self.run(
+                suite, recognizers: Self.imported(customized: false).replacingOccurrences(of: ".jsonl", with: ".ctm"),
+                output: "by-audio")
+        } throws: { error in
+            "\(error)".contains(
+                "recognizer fake: made/chess.baseline.ctm: 'chess-0-kal16.wav' is not an utterance of corpus chess "
+                    + "(chess.jsonl) but the audio of utterances chess-0-kal16, chess-0-rms. Imported transcripts are "
+                    + "matched by utterance id")
+        }
+    }
+
+    @Test("A line that is not UTF-8, or holds more words than its audio can, fails that utterance alone, named")
+    func recognizerOutput() throws {
+        let suite = try MiniSuite(modes: ["baseline"])
+        var data = Data()
+        var offset = 0
+        for (index, id) in Self.chessIDs.enumerated() {
+            if index == 2 {
+                data.append(contentsOf: Array(#"{"id": "\#(id)", "text": "caf"#.utf8))
+                offset = data.count
+                data.append(contentsOf: [0xE9] + Array(#""}"#.utf8) + [0x0A])
+            } else {
+                let text = index == 5 ? String(repeating: "gambit ", count: 5000) : "play the queen's gambit"
+                data.append(contentsOf: Array(#"{"id": "\#(id)", "text": "\#(text)"}"#.utf8) + [0x0A])
+            }
+        }
+        let file = suite.folder.appendingPathComponent("made/chess.baseline.jsonl")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: file)
+        let results = try Self.run(suite, recognizers: Self.imported(customized: false), output: "output")
+        let system = try #require(results.system(corpus: "chess", mode: .baseline, recognizer: "fake"))
+        #expect(system.failures.failed == 2)
+        let latin = try #require(system.utterances.first { $0.id == Self.chessIDs[2] })
+        #expect(latin.failureKind == .recognizerOutput && !latin.hypothesis.contains("\u{FFFD}"))
+        #expect(
+            latin.failure
+                == "made/chess.baseline.jsonl:3: the transcript of utterance chess-1-kal16 is not UTF-8: byte 0xE9 "
+                + "at offset \(offset) of the file. Re-encode the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)")
+        let wordy = try #require(system.utterances.first { $0.id == Self.chessIDs[5] })
+        #expect(wordy.failureKind == .recognizerOutput && wordy.hypothesis.isEmpty)
+        let failure = try #require(wordy.failure)
+        #expect(failure.hasPrefix("made/chess.baseline.jsonl: the transcript of utterance chess-2-rms has 5000 words"))
+        #expect(failure.contains("s of audio, over the limit of"), "\(failure)")
+        #expect(
+            system.utterances.filter { $0.failure == nil }.allSatisfy { $0.hypothesis == "play the queen's gambit" })
+    }
+
+    @Test(
+        "An empty file or a device says so; a file misread in the recognizer's format says where the format came from")
+    func unreadableOrMisread() throws {
+        let suite = try MiniSuite(modes: ["baseline"])
+        let file = suite.folder.appendingPathComponent("made/chess.baseline.jsonl")
+        func refusal(_ recognizers: String, _ message: String) {
+            #expect {
+                _ = try Self.run(suite, recognizers: recognizers, output: "refused")
+            } throws: { error in
+                "\(error)".contains(message)
+            }
+        }
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "".write(to: file, atomically: true, encoding: .utf8)
+        refusal(
+            Self.imported(customized: false),
+            "recognizer fake: made/chess.baseline.jsonl: the file is empty, so it has no utterances")
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: "/dev/null")
+        refusal(
+            Self.imported(customized: false),
+            "recognizer fake: made/chess.baseline.jsonl: this is a character device, not a file")
+        try FileManager.default.removeItem(at: file)
+
+        // JSON lines, read as trn because the recognizer says all its files are.
+        try Self.write(Self.chessIDs.map { ($0, "play") }, to: file)
+        let recognizers = Self.imported(customized: false) + "\n      format: trn"
+        let suiteText = try String(contentsOf: suite.suiteFile, encoding: .utf8)
+        let formatLine =
+            suiteText.filter { $0 == "\n" }.count
+            + recognizers.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
+                $0.contains("format: trn")
+            }! + 1
+        refusal(recognizers, "recognizer fake: made/chess.baseline.jsonl:1: missing utterance id")
+        refusal(
+            recognizers,
+            "It was read as trn because recognizer fake's 'format: trn' (suite-refused.yaml:\(formatLine)) names the "
+                + "format of all its files; its lines read as JSON lines instead. Correct the file, or remove "
+                + "'format:'")
+    }
+
     @Test("An export withholds private training data unless asked, holds no reference, and never writes over a folder")
     func exportPrivacy() throws {
         let suite = try MiniSuite()

@@ -19,6 +19,9 @@ enum ChildProcess {
         var termination: Termination
         var standardOutput: Data
         var standardError: Data
+        /// The program printed more than the output limit it was run with: ``standardOutput`` holds the first
+        /// that many bytes, and the rest was read and dropped.
+        var standardOutputCut = false
 
         /// Why the program did not succeed, as a message names it (`asr exited with status 3: model not loaded`,
         /// with the end of its standard error), and whether it was killed for its time; nil when it exited 0.
@@ -39,8 +42,13 @@ enum ChildProcess {
         var message: String
     }
 
-    /// - Parameter arguments: The program's path, then its arguments.
-    static func run(_ arguments: [String], timeoutSeconds: Double) throws(LaunchError) -> Outcome {
+    /// - Parameters:
+    ///   - arguments: The program's path, then its arguments.
+    ///   - outputLimit: The most bytes of its standard output kept; nil for all of them. What it prints beyond is
+    ///     read (so that it does not block on a full pipe) and dropped, so its memory stays bounded.
+    static func run(_ arguments: [String], timeoutSeconds: Double, outputLimit: Int? = nil) throws(LaunchError)
+        -> Outcome
+    {
         var output: [Int32] = [0, 0]
         var errors: [Int32] = [0, 0]
         guard pipe(&output) == 0 else { throw LaunchError(message: "pipe: \(String(cString: strerror(errno)))") }
@@ -79,15 +87,15 @@ enum ChildProcess {
 
         // Drain both pipes while it runs, so a chatty program cannot block on a full pipe.
         let group = DispatchGroup()
-        let standardOutput = Mutex(Data())
+        let standardOutput = Mutex((data: Data(), cut: false))
         let standardError = Mutex(Data())
         let (outputEnd, errorEnd) = (output[0], errors[0])
         DispatchQueue.global().async(group: group) {
-            let data = readAll(outputEnd)
-            standardOutput.withLock { $0 = data }
+            let read = readAll(outputEnd, limit: outputLimit)
+            standardOutput.withLock { $0 = read }
         }
         DispatchQueue.global().async(group: group) {
-            let data = readAll(errorEnd)
+            let data = readAll(errorEnd, limit: nil).data
             standardError.withLock { $0 = data }
         }
 
@@ -111,22 +119,27 @@ enum ChildProcess {
             }
         }
         group.wait()
+        let printed = standardOutput.withLock { $0 }
         return Outcome(
-            termination: termination!, standardOutput: standardOutput.withLock { $0 },
-            standardError: standardError.withLock { $0 })
+            termination: termination!, standardOutput: printed.data, standardError: standardError.withLock { $0 },
+            standardOutputCut: printed.cut)
     }
 
-    /// Everything a descriptor delivers until end of file; closes it.
-    private static func readAll(_ descriptor: Int32) -> Data {
+    /// What a descriptor delivers until end of file, up to `limit` bytes (all of it when nil) and whether there
+    /// was more; closes it.
+    private static func readAll(_ descriptor: Int32, limit: Int?) -> (data: Data, cut: Bool) {
         defer { close(descriptor) }
         var data = Data()
+        var cut = false
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
-                data.append(contentsOf: buffer[0..<count])
+                let kept = limit.map { Swift.max(0, Swift.min(count, $0 - data.count)) } ?? count
+                data.append(contentsOf: buffer[0..<kept])
+                cut = cut || kept < count
             } else if count == 0 || errno != EINTR {
-                return data
+                return (data, cut)
             }
         }
     }

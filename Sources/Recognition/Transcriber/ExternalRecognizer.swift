@@ -1,5 +1,6 @@
 import Foundation
 import Results
+import Scoring
 
 /// A recognizer other than PocketSphinx, evaluated beside it through a command.
 ///
@@ -105,8 +106,15 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
     /// Runs the recognizer on one audio file: its baseline command, or its customization's decode command with
     /// `inputs` in place of their placeholders.
     ///
+    /// What it prints must be a transcript (``RecognizerOutput``): UTF-8, and no more words than `audioSeconds`
+    /// of audio can hold. Its standard output is read up to ``RecognizerOutput/maximumBytes(audioSeconds:)``
+    /// only, so a runaway recognizer costs the utterance, not the worker's memory.
+    ///
+    /// - Parameter audioSeconds: The audio's length.
     /// - Throws: ``ExternalRecognizerError`` naming the recognizer and the file.
-    public func transcribe(_ audio: URL, inputs: ExternalCustomization.Inputs? = nil) throws -> Output {
+    public func transcribe(_ audio: URL, audioSeconds: Double, inputs: ExternalCustomization.Inputs? = nil) throws
+        -> Output
+    {
         let template = inputs == nil ? command : customization?.decode ?? command
         var values = inputs?.values ?? [:]
         values[Self.audioPlaceholder] = audio.path
@@ -114,16 +122,26 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
         if !arguments[0].contains("/") { arguments.insert("/usr/bin/env", at: 0) }
         let start = DispatchTime.now().uptimeNanoseconds
         let run: ChildProcess.Outcome
+        let limit = RecognizerOutput.maximumBytes(audioSeconds: audioSeconds)
         do {
-            run = try ChildProcess.run(arguments, timeoutSeconds: timeoutSeconds)
+            run = try ChildProcess.run(arguments, timeoutSeconds: timeoutSeconds, outputLimit: limit)
         } catch {
             throw ExternalRecognizerError(recognizer: name, audio: audio.path, reason: error.message)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        if run.standardOutputCut {
+            throw ExternalRecognizerError(
+                recognizer: name, audio: audio.path,
+                reason:
+                    "printed more than \(limit) bytes on standard output for \(String(format: "%.1f", audioSeconds)) s "
+                    + "of audio, the most Gambit reads (\(RecognizerOutput.bytesPerWord) bytes for each of the "
+                    + "\(RecognizerOutput.maximumWords(audioSeconds: audioSeconds)) words it may hold, plus "
+                    + "\(RecognizerOutput.extraBytes) bytes); no transcript is that long, so the rest was not read")
+        }
         if let (reason, timedOut) = run.failure(program: template[0], timeoutSeconds: timeoutSeconds) {
             throw ExternalRecognizerError(recognizer: name, audio: audio.path, reason: reason, timedOut: timedOut)
         }
-        switch Self.parse(run.standardOutput) {
+        switch Self.parse(run.standardOutput, audioSeconds: audioSeconds) {
         case .success(var parsed):
             parsed.seconds = seconds
             return parsed
@@ -136,17 +154,28 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
         var message: String
     }
 
-    /// Reads the command's JSON answer. (A `Result`: catching the typed error inside `transcribe` crashed
-    /// the Swift 6.3 compiler's ownership verifier.)
-    static func parse(_ data: Data) -> Result<Output, ParseProblem> {
+    /// Reads the command's JSON answer for `audioSeconds` of audio. (A `Result`: catching the typed error inside
+    /// `transcribe` crashed the Swift 6.3 compiler's ownership verifier.)
+    static func parse(_ data: Data, audioSeconds: Double) -> Result<Output, ParseProblem> {
         do throws(ParseProblem) {
-            return .success(try parseOrThrow(data))
+            let output = try parseOrThrow(data)
+            let words = max(RecognizerOutput.wordCount(output.transcript), output.words.count)
+            if let problem = RecognizerOutput.tooManyWords(words, audioSeconds: audioSeconds) {
+                throw ParseProblem(message: "the answer \(problem)")
+            }
+            return .success(output)
         } catch {
             return .failure(error)
         }
     }
 
     private static func parseOrThrow(_ data: Data) throws(ParseProblem) -> Output {
+        // Bytes that are not UTF-8 would become replacement characters, scored as words.
+        if let invalid = RecognizerOutput.firstInvalidUTF8(data) {
+            throw ParseProblem(
+                message: "its standard output is not UTF-8: \(invalid.place); a recognizer must print its JSON "
+                    + "answer in UTF-8")
+        }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
             throw ParseProblem(message: "expected one JSON object on standard output, got: \(text.prefix(200))")
@@ -197,6 +226,8 @@ public struct ImportedTranscripts: Sendable, Hashable, Codable {
     public var variants: [String]?
     /// The files' format (`jsonl`, `trn`, `ctm`, `kaldi`); nil to tell it from each file.
     public var format: String?
+    /// The suite file's line of ``format``, for the message that refuses a file misread in it.
+    public var formatLine: Int?
 
     public init(baseline: String, customized: String? = nil, variants: [String]? = nil, format: String? = nil) {
         self.baseline = baseline

@@ -231,7 +231,8 @@ final class RequestDecoder {
                 let audio = URL(fileURLWithPath: request.audio)
                 // Load the audio too: a bad file is the same named error as for PocketSphinx.
                 response.audioSeconds = try loader.load(audio).duration
-                let output = try external.transcribe(audio, inputs: request.externalInputs)
+                let output = try external.transcribe(
+                    audio, audioSeconds: response.audioSeconds, inputs: request.externalInputs)
                 if request.externalInputs != nil {
                     // Its own word is all there is: silence reads as applied, and the no-effect check compares
                     // its hypotheses with its baseline's.

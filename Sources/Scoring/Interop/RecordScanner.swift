@@ -12,6 +12,9 @@ struct RawRecord {
     /// A biasing list's fourth column, or a JSON line's `boosted`: the whole list the recognizer was given for
     /// this utterance.
     var biasingList: [String]? = nil
+    /// The offset in the file of the line's first byte that is not UTF-8, for a line kept although it is not (see
+    /// ``TranscriptIO/read(_:format:keepingInvalidUTF8:)``); nil for a line that is UTF-8.
+    var invalidByte: Int? = nil
 }
 
 /// Byte-level scanning of transcript files: no `String` is made for a `trn` line unless it needs validating.
@@ -21,12 +24,13 @@ enum RecordScanner {
         format: TranscriptFormat,
         path: String,
         warnings: inout [ScoringWarning],
+        keepingInvalidUTF8 keep: Bool = false,
         emit: (RawRecord) throws -> Void
     ) throws {
         switch format {
-        case .trn: try scanTRN(bytes, path: path, emit: emit)
-        case .jsonl: try scanJSONL(bytes, path: path, emit: emit)
-        case .kaldi: try scanKaldi(bytes, path: path, emit: emit)
+        case .trn: try scanTRN(bytes, path: path, keep: keep, emit: emit)
+        case .jsonl: try scanJSONL(bytes, path: path, keep: keep, emit: emit)
+        case .kaldi: try scanKaldi(bytes, path: path, keep: keep, emit: emit)
         case .biasingTSV: try scanBiasingLists(bytes, path: path, emit: emit)
         case .ctm:
             let words = try ctmWords(bytes, path: path, warnings: &warnings)
@@ -86,21 +90,41 @@ enum RecordScanner {
         _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, path: String, line: Int,
         id: () -> String?
     ) throws {
-        var index = start
-        while index < end {
-            if bytes[index] >= 0x80 {
-                let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                if String(validating: slice, as: UTF8.self) == nil {
-                    throw ScoringError.invalidUTF8(path: path, line: line, id: id())
-                }
-                return
-            }
-            index += 1
+        if firstInvalidByte(bytes, start, end) != nil {
+            throw ScoringError.invalidUTF8(path: path, line: line, id: id())
         }
     }
 
+    /// The offset of the first byte of `bytes[start..<end]` that is not part of valid UTF-8; nil when there is none.
+    @inline(__always)
+    static func firstInvalidByte(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+        var index = start
+        while index < end {
+            // Every byte before is ASCII, so a sequence starts here.
+            if bytes[index] >= 0x80 {
+                return RecognizerOutput.firstInvalidUTF8(UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                    .map { index + $0.offset }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The first byte of a line that is not UTF-8, when the line is kept all the same (`keep`, and its utterance's
+    /// id is UTF-8, so that the utterance can fail by name).
+    /// - Throws: ``ScoringError/invalidUTF8(path:line:id:)`` when the line is not UTF-8 and is not kept.
+    static func keptInvalidByte(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, path: String, line: Int, keep: Bool,
+        id: () -> String?
+    ) throws -> Int? {
+        guard let invalid = firstInvalidByte(bytes, start, end) else { return nil }
+        let readable = id()
+        guard keep, readable != nil else { throw ScoringError.invalidUTF8(path: path, line: line, id: readable) }
+        return invalid
+    }
+
     private static func scanTRN(
-        _ bytes: UnsafeBufferPointer<UInt8>, path: String, emit: (RawRecord) throws -> Void
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, keep: Bool, emit: (RawRecord) throws -> Void
     ) throws {
         try forEachContentLine(bytes) { first, end, line in
             if TRNLine.isComment(bytes, first: first, end: end) { return }
@@ -125,20 +149,23 @@ enum RecordScanner {
                         + "digits, '-', '_' or '.'.")
             }
             let id = UnsafeBufferPointer(rebasing: bytes[idRange])
-            try validateUTF8(bytes, first, end, path: path, line: line) {
+            let invalid = try keptInvalidByte(bytes, first, end, path: path, line: line, keep: keep) {
                 String(validating: id, as: UTF8.self)
             }
             var speaker: UnsafeBufferPointer<UInt8>? = nil
             if let underscore = id.firstIndex(of: UInt8(ascii: "_")), underscore > 0 {
                 speaker = UnsafeBufferPointer(rebasing: id[0..<underscore])
             }
-            try emit(RawRecord(id: id, text: UnsafeBufferPointer(rebasing: bytes[text]), speaker: speaker, line: line))
+            try emit(
+                RawRecord(
+                    id: id, text: UnsafeBufferPointer(rebasing: bytes[text]), speaker: speaker, line: line,
+                    invalidByte: invalid))
         }
     }
 
     /// Kaldi `text`: the id up to the first space or tab, then the words; an id alone is an empty transcript.
     private static func scanKaldi(
-        _ bytes: UnsafeBufferPointer<UInt8>, path: String, emit: (RawRecord) throws -> Void
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, keep: Bool, emit: (RawRecord) throws -> Void
     ) throws {
         try forEachContentLine(bytes) { first, end, line in
             var idEnd = first
@@ -146,10 +173,13 @@ enum RecordScanner {
             var textStart = idEnd
             while textStart < end && isSpace(bytes[textStart]) { textStart += 1 }
             let id = UnsafeBufferPointer(rebasing: bytes[first..<idEnd])
-            try validateUTF8(bytes, first, end, path: path, line: line) { String(validating: id, as: UTF8.self) }
+            let invalid = try keptInvalidByte(bytes, first, end, path: path, line: line, keep: keep) {
+                String(validating: id, as: UTF8.self)
+            }
             try emit(
-                RawRecord(id: id, text: UnsafeBufferPointer(rebasing: bytes[textStart..<end]), speaker: nil, line: line)
-            )
+                RawRecord(
+                    id: id, text: UnsafeBufferPointer(rebasing: bytes[textStart..<end]), speaker: nil, line: line,
+                    invalidByte: invalid))
         }
     }
 
@@ -266,11 +296,13 @@ enum RecordScanner {
     /// JSON lines: `id`, `text`, optional `speaker` and `boosted` (the utterance's biasing list, as in a Gambit
     /// manifest; on every line or on none, so that the file is scored by one rule).
     private static func scanJSONL(
-        _ bytes: UnsafeBufferPointer<UInt8>, path: String, emit: (RawRecord) throws -> Void
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, keep: Bool, emit: (RawRecord) throws -> Void
     ) throws {
         var firstLine: (number: Int, hasList: Bool)? = nil
         try forEachContentLine(bytes) { first, end, line in
-            try validateUTF8(bytes, first, end, path: path, line: line) { nil }
+            // The id is known once the line is parsed: a line kept is checked again then.
+            let invalid = firstInvalidByte(bytes, first, end)
+            if invalid != nil && !keep { throw ScoringError.invalidUTF8(path: path, line: line, id: nil) }
             var parser = FlatJSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[first..<end]))
             let fields: [String: FlatJSONParser.Value]
             do {
@@ -282,9 +314,14 @@ enum RecordScanner {
                         + "one object such as {\"id\": \"utt1\", \"text\": \"the words\"}.")
             }
             guard let idValue = fields["id"], let id = idValue.text, !id.isEmpty else {
+                if invalid != nil { throw ScoringError.invalidUTF8(path: path, line: line, id: nil) }
                 throw ScoringError.missingUtteranceID(
                     path: path, line: line,
                     text: String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self))
+            }
+            // The id itself is not UTF-8: its bytes were replaced, so no utterance can be named.
+            if invalid != nil && id.unicodeScalars.contains("\u{FFFD}") {
+                throw ScoringError.invalidUTF8(path: path, line: line, id: nil)
             }
             guard let textValue = fields["text"] else {
                 throw ScoringError.malformedLine(
@@ -311,10 +348,13 @@ enum RecordScanner {
                             try emit(
                                 RawRecord(
                                     id: idBuffer, text: textBuffer, speaker: speakerBuffer, line: line,
-                                    biasingList: list))
+                                    biasingList: list, invalidByte: invalid))
                         }
                     } else {
-                        try emit(RawRecord(id: idBuffer, text: textBuffer, speaker: nil, line: line, biasingList: list))
+                        try emit(
+                            RawRecord(
+                                id: idBuffer, text: textBuffer, speaker: nil, line: line, biasingList: list,
+                                invalidByte: invalid))
                     }
                 }
             }

@@ -115,6 +115,19 @@ public struct TranscriptFile: Sendable, Codable, Hashable {
     public var format: TranscriptFormat
     public var utterances: [Utterance]
     public var warnings: [ScoringWarning]
+    /// The utterances whose line is not UTF-8, when the reader was asked to keep them
+    /// (``TranscriptIO/read(_:format:keepingInvalidUTF8:)``); each is in ``utterances`` too, its text with
+    /// replacement characters, and must not be scored.
+    public var invalidUTF8: [InvalidUTF8Utterance] = []
+}
+
+/// An utterance whose line of a transcript file is not UTF-8.
+public struct InvalidUTF8Utterance: Sendable, Codable, Hashable {
+    public var id: String
+    public var line: Int
+    /// The 0-based offset in the file of the line's first byte that is not UTF-8.
+    public var offset: Int
+    public var byte: UInt8
 }
 
 /// Reading and writing sclite `trn`, `ctm`, `stm` and JSON-lines transcripts.
@@ -124,11 +137,18 @@ public enum TranscriptIO {
     ///   - url: The file.
     ///   - format: The format; when `nil`, the one the extension names, else the one every line reads as
     ///     (see ``format(of:)``).
+    ///   - keepingInvalidUTF8: Keep a `trn`, Kaldi text or JSON line that is not UTF-8 but whose id is, listing
+    ///     it in ``TranscriptFile/invalidUTF8`` (so that a recognizer's one bad line fails its utterance alone)
+    ///     rather than refuse the file.
     /// - Returns: The utterances in file order.
     /// - Throws: ``ScoringError`` naming the file, line and id of the first problem.
-    public static func read(_ url: URL, format: TranscriptFormat? = nil) throws -> TranscriptFile {
+    public static func read(_ url: URL, format: TranscriptFormat? = nil, keepingInvalidUTF8: Bool = false) throws
+        -> TranscriptFile
+    {
         let data = try load(url)
-        return try decode(data, path: url.path, format: format ?? inferFormat(url: url, data: data))
+        return try decode(
+            data, path: url.path, format: format ?? inferFormat(url: url, data: data),
+            keepingInvalidUTF8: keepingInvalidUTF8)
     }
 
     /// Parses transcript text held in memory (same rules as ``read(_:format:)``).
@@ -142,25 +162,34 @@ public enum TranscriptIO {
         try decode(Data(text.utf8), path: path, format: format)
     }
 
-    private static func decode(_ data: Data, path: String, format: TranscriptFormat) throws -> TranscriptFile {
+    private static func decode(
+        _ data: Data, path: String, format: TranscriptFormat, keepingInvalidUTF8: Bool = false
+    ) throws -> TranscriptFile {
         var utterances: [Utterance] = []
         var warnings: [ScoringWarning] = []
         var firstLine: [String: Int] = [:]
+        var invalid: [InvalidUTF8Utterance] = []
         try data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            try RecordScanner.scan(bytes, format: format, path: path, warnings: &warnings) { record in
+            try RecordScanner.scan(
+                bytes, format: format, path: path, warnings: &warnings, keepingInvalidUTF8: keepingInvalidUTF8
+            ) { record in
                 let id = String(decoding: record.id, as: UTF8.self)
                 if let first = firstLine[id] {
                     throw ScoringError.duplicateUtteranceID(path: path, id: id, firstLine: first, line: record.line)
                 }
                 firstLine[id] = record.line
+                if let offset = record.invalidByte {
+                    invalid.append(InvalidUTF8Utterance(id: id, line: record.line, offset: offset, byte: bytes[offset]))
+                }
                 utterances.append(
                     Utterance(
                         id: id, text: String(decoding: record.text, as: UTF8.self),
                         speaker: record.speaker.map { String(decoding: $0, as: UTF8.self) }))
             }
         }
-        return TranscriptFile(path: path, format: format, utterances: utterances, warnings: warnings)
+        return TranscriptFile(
+            path: path, format: format, utterances: utterances, warnings: warnings, invalidUTF8: invalid)
     }
 
     /// Renders utterances as sclite `trn` lines: `words (id)`.
@@ -245,6 +274,17 @@ public enum TranscriptIO {
     public static func format(of url: URL) throws -> (format: TranscriptFormat, fromContent: Bool) {
         if let format = TranscriptFormat(fileExtension: url.pathExtension) { return (format, false) }
         return (try inferFormat(url: url, data: load(url)), true)
+    }
+
+    /// The one format every line of a file reads as, whatever its extension says: what a file looks like when it
+    /// was read in a format named for it and misread.
+    public static func surveyedFormat(of url: URL) -> Result<TranscriptFormat, ScoringError> {
+        Result {
+            let data = try load(url)
+            var survey = FormatSurvey()
+            data.withUnsafeBytes { raw in survey.read(raw.bindMemory(to: UInt8.self)) }
+            return try survey.format(path: url.path)
+        }.mapError { $0 as? ScoringError ?? .unreadableFile(path: url.path, reason: "\($0)") }
     }
 
     /// The format a file's extension names, else the one format every line of it reads as.

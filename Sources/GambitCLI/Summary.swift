@@ -64,7 +64,8 @@ enum Summary {
                     printable(comparison.variant + (comparison.recognizer.map { " @ \($0)" } ?? "")),
                     comparison.baseline.wordErrorRate * 100,
                     comparison.customized.wordErrorRate * 100, delta.observedDelta * 100, delta.lower * 100,
-                    delta.upper * 100, comparison.significant ? ", significant" : "",
+                    delta.upper * 100,
+                    comparison.significant || comparison.tooFewUtterances != nil ? ", \(comparison.verdict)" : "",
                     comparison.oracleGainCaptured.map { String(format: ", %.0f%% of oracle gain", $0 * 100) } ?? ""))
             if let base = comparison.baseline.falseAlarmsPerHour, let custom = comparison.customized.falseAlarmsPerHour,
                 let change = comparison.deltaFalseAlarmsPerHour
@@ -72,7 +73,8 @@ enum Summary {
                 lines.append(
                     String(
                         format: "    false alarms %.1f → %.1f per hour (Δ %+.1f, 95%% CI %+.1f…%+.1f)%@", base, custom,
-                        change.observedDelta, change.lower, change.upper, change.significant ? ", significant" : ""))
+                        change.observedDelta, change.lower, change.upper,
+                        change.significant || change.tooFewUtterances != nil ? ", \(change.verdict)" : ""))
             }
         }
         lines.append("")

@@ -35,8 +35,14 @@ public struct ChangeSignificance: Codable, Sendable, Equatable {
     public var interval: BootstrapInterval
     /// MAPSSWE p-value (WER only).
     public var matchedPairsPValue: Double?
-    /// The interval excludes 0 or MAPSSWE p < 0.05.
+    /// The interval excludes 0 or MAPSSWE p < 0.05, over at least ``Significance/minimumUtterances`` utterances.
     public var significant: Bool
+
+    /// The utterances compared, when too few to judge the change; nil otherwise.
+    public var tooFewUtterances: Int? { interval.tooFewUtterances }
+
+    /// "significant", "not significant" or "too few utterances to judge (…)".
+    public var verdict: String { Significance.verdict(significant: significant, tooFewUtterances: tooFewUtterances) }
 }
 
 /// One metric of one system, compared between the baseline run and the current run.
@@ -391,9 +397,14 @@ public enum Gate {
                     ? "; 95%% CI [%+.1f, %+.1f] per hour, %@" : "; 95%% CI [%+.2f, %+.2f] points, %@",
                 i.lower * (metric == .falseAlarmsPerHour ? 1 : 100),
                 i.upper * (metric == .falseAlarmsPerHour ? 1 : 100),
-                significance.significant ? "significant" : "not significant")
+                significance.verdict)
         }
-        if exceeds && !failed { message += " — above the limit but not significant, so not a regression" }
+        if exceeds && !failed {
+            message +=
+                significance?.tooFewUtterances != nil
+                ? " — above the limit, but too few utterances to judge, so not a regression"
+                : " — above the limit but not significant, so not a regression"
+        }
         if aboveCeiling { message += " — above the ceiling" }
         if failed { message += " — regression" }
         return GateFinding(
@@ -432,7 +443,7 @@ public enum Gate {
                 minimumGoodWords: settings.minimumGoodWords)
             return ChangeSignificance(
                 interval: interval, matchedPairsPValue: mapsswe.pValue,
-                significant: interval.significant || mapsswe.pValue < 0.05)
+                significant: interval.significant || mapsswe.significant)
         }
 
         func boostedSignificance(_ settings: RunSettings) -> ChangeSignificance? {

@@ -46,10 +46,24 @@ enum Format {
         else { return noData }
         let change = comparison.deltaFalseAlarmsPerHour.map { delta in
             " (\(signed(delta.observedDelta)) [\(signed(delta.lower)), \(signed(delta.upper))]"
-                + (delta.significant ? " ✱)" : ")")
+                + mark(delta) + ")"
         }
         return String(format: "%.1f", base) + " → " + perHour(custom) + (change ?? "")
     }
+
+    /// The mark after a change: ` ✱` when significant, ` †` when too few utterances were compared to judge it
+    /// (``Significance/minimumUtterances``), nothing when it is not significant.
+    static func mark(significant: Bool, tooFewUtterances: Int?) -> String {
+        significant ? " ✱" : tooFewUtterances != nil ? " †" : ""
+    }
+
+    static func mark(_ interval: BootstrapInterval) -> String {
+        mark(significant: interval.significant, tooFewUtterances: interval.tooFewUtterances)
+    }
+
+    /// The legend of ``mark(significant:tooFewUtterances:)``'s dagger.
+    static let tooFewLegend =
+        "† too few utterances to judge (fewer than \(Significance.minimumUtterances) paired): never significant"
 
     /// `[−5.00, +1.20]` in percentage points.
     static func interval(_ interval: BootstrapInterval) -> String {

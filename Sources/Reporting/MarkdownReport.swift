@@ -73,11 +73,11 @@ public struct MarkdownReport: Sendable {
                     guard let interval else { return "—" }
                     return
                         "\(Format.points(interval.observedDelta)) \(Format.interval(interval))"
-                        + (interval.significant ? " ✱" : "")
+                        + Format.mark(interval)
                 }
                 let wer =
                     "\(Format.points(c.deltaWER.observedDelta)) \(Format.interval(c.deltaWER))"
-                    + (c.significant ? " ✱" : "")
+                    + Format.mark(significant: c.significant, tooFewUtterances: c.tooFewUtterances)
                 let name = c.variant + (c.recognizer.map { " @ \($0)" } ?? "")
                 line(
                     "| \(Self.inline(name)) | \(Format.percent(c.customized.wordErrorRate)) | \(wer) | "
@@ -96,7 +96,8 @@ public struct MarkdownReport: Sendable {
             "Δ in percentage points (false alarms: per hour), customized − baseline (negative is better"
                 + (results.comparisons.contains { $0.recognizer != nil }
                     ? "; `variant @ recognizer` against that recognizer's own baseline" : "")
-                + "); ✱ significant at 95%.")
+                + "); ✱ significant at 95%"
+                + (results.comparisons.contains { $0.tooFewUtterances != nil } ? "; \(Format.tooFewLegend)." : "."))
         breakdowns(line)
         diagnosis(line)
         line()

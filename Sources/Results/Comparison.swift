@@ -32,8 +32,15 @@ public struct Comparison: Codable, Sendable, Equatable {
     /// (baseline − customized) / (baseline − oracle) WER: the share of the achievable gain captured; `nil` without an
     /// oracle or when the oracle is no better than the baseline.
     public var oracleGainCaptured: Double?
-    /// The WER change is significant: the ΔWER interval excludes 0 or MAPSSWE has p < 0.05.
+    /// The WER change is significant: the ΔWER interval excludes 0 or MAPSSWE has p < 0.05, over at least
+    /// ``Significance/minimumUtterances`` paired utterances.
     public var significant: Bool
+
+    /// The paired utterances, when they are too few to judge the change (``Significance/minimumUtterances``).
+    public var tooFewUtterances: Int? { Significance.tooFew(pairedUtterances) ? pairedUtterances : nil }
+
+    /// "significant", "not significant" or "too few utterances to judge (…)".
+    public var verdict: String { Significance.verdict(significant: significant, tooFewUtterances: tooFewUtterances) }
 
     public init(
         corpus: String, variant: String, baseline: MetricSummary, customized: MetricSummary,

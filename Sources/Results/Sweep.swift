@@ -179,10 +179,13 @@ public struct SweepAntiContextCheck: Codable, Sendable, Equatable {
     public var passed: Bool
     /// Above the tolerance but not significant.
     public var warning: Bool
+    /// The utterances compared, when too few to judge the change (``Significance/minimumUtterances``); nil
+    /// otherwise.
+    public var tooFewUtterances: Int?
 
     public init(
         corpus: String, baselineWordErrorRate: Double, wordErrorRate: Double, deltaLower: Double, deltaUpper: Double,
-        pValue: Double, significant: Bool, passed: Bool, warning: Bool
+        pValue: Double, significant: Bool, passed: Bool, warning: Bool, tooFewUtterances: Int? = nil
     ) {
         self.corpus = corpus
         self.baselineWordErrorRate = baselineWordErrorRate
@@ -193,6 +196,7 @@ public struct SweepAntiContextCheck: Codable, Sendable, Equatable {
         self.significant = significant
         self.passed = passed
         self.warning = warning
+        self.tooFewUtterances = tooFewUtterances
     }
 
     /// Change in WER, as a fraction.

@@ -231,7 +231,7 @@ public enum Checks {
             + String(format: "; at most %+.1f allowed", antiContextTolerance)
             + String(
                 format: "; %@: 95%% interval [%+.2f, %+.2f] points, MAPSSWE p = %.3f)",
-                significant ? "significant" : "not significant", interval.lower * 100, interval.upper * 100,
+                comparison.verdict, interval.lower * 100, interval.upper * 100,
                 comparison.matchedPairs.pValue)
         if let before = results.system(corpus: comparison.corpus, mode: .baseline, recognizer: comparison.recognizer),
             let after = results.system(
@@ -245,7 +245,10 @@ public enum Checks {
             }
         }
         if outcome.warning {
-            message = "above the tolerance but not significant, so a warning: " + message
+            message =
+                (comparison.tooFewUtterances != nil
+                    ? "above the tolerance, but too few utterances to judge, so a warning: "
+                    : "above the tolerance but not significant, so a warning: ") + message
         }
         var check = Check(
             name: antiContextName(comparison.corpus, label(comparison.variant, recognizer: comparison.recognizer)),

@@ -148,17 +148,17 @@ extension SystemComparison {
             String(
                 format: "MAPSSWE: %ld segments, mean diff %.3f, Z %.3f, p %.4f — ", matchedPairs.segments,
                 matchedPairs.meanDifference, matchedPairs.z, matchedPairs.pValue)
-            + (matchedPairs.significant ? "significant at 0.05\n" : "not significant\n")
+            + (matchedPairs.significant ? "significant at 0.05\n" : matchedPairs.verdict + "\n")
         out +=
             String(
                 format: "McNemar (sentence errors): only A right %ld, only B right %ld, p %.4f — ",
                 mcNemar.onlyACorrect, mcNemar.onlyBCorrect, mcNemar.pValue)
-            + (mcNemar.significant ? "significant at 0.05\n" : "not significant\n")
+            + (mcNemar.significant ? "significant at 0.05\n" : mcNemar.verdict + "\n")
         for interval in [deltaWER] + (deltaBoostedWER.map { [$0] } ?? []) {
             out +=
                 "Δ\(interval.metric) (B − A): \(signedPercent(interval.observedDelta)), 95% CI "
                 + "[\(signedPercent(interval.lower)), \(signedPercent(interval.upper))] over \(interval.resamples) "
-                + "resamples — \(interval.significant ? "significant" : "not significant")\n"
+                + "resamples — \(interval.verdict)\n"
         }
         return out
     }

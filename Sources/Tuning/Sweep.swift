@@ -575,7 +575,7 @@ public final class Sweep {
             return SweepAntiContextCheck(
                 corpus: corpus.name, baselineWordErrorRate: baseWER, wordErrorRate: wer, deltaLower: interval.lower,
                 deltaUpper: interval.upper, pValue: matchedPairs.pValue, significant: significant,
-                passed: outcome.passed, warning: outcome.warning)
+                passed: outcome.passed, warning: outcome.warning, tooFewUtterances: interval.tooFewUtterances)
         }
     }
 
@@ -596,13 +596,15 @@ public final class Sweep {
         }!
     }
 
-    /// "everyday +0.34 (n.s.), general +4.35 (n.s.)".
+    /// "everyday +0.34 n.s., general +4.35 significant, fails, tiny +8.00 too few to judge".
     static func describe(_ checks: [SweepAntiContextCheck]) -> String {
         checks.isEmpty
             ? "no anti-context corpus"
             : checks.map {
                 String(format: "%@ %+.2f", $0.corpus, $0.delta * 100)
-                    + ($0.significant ? (!$0.passed ? " significant, fails" : " significant") : " n.s.")
+                    + ($0.significant
+                        ? (!$0.passed ? " significant, fails" : " significant")
+                        : $0.tooFewUtterances != nil ? " too few to judge" : " n.s.")
             }.joined(separator: ", ")
     }
 

@@ -135,7 +135,61 @@ struct SignificanceTests {
         #expect(result.meanDifference == 1.5)
         #expect(abs(result.standardDeviation - 0.577) < 0.001)
         #expect(abs(result.z - 5.196) < 0.001)
-        #expect(result.significant)
+        // sc_stats calls Z 5.2 significant; over 4 utterances Gambit does not judge.
+        #expect(!result.significant)
+        #expect(result.tooFewUtterances == 4)
+        // The same utterances three times over are 12: enough, and significant.
+        let twelve = Significance.matchedPairs(a + a + a, b + b + b)
+        #expect(twelve.significant)
+        #expect(twelve.tooFewUtterances == nil)
+    }
+
+    /// Below ``Significance/minimumUtterances`` no test calls a change significant, whatever its statistic: over
+    /// one utterance the bootstrap's every resample is that utterance, so its interval is one point that
+    /// "excludes 0" for any change at all.
+    @Test("a change over too few utterances is never significant, and says so")
+    func tooFewUtterancesToJudge() {
+        let one = Significance.pairedBootstrap(metric: "WER", errorsA: [0], errorsB: [3], referenceWords: [5])
+        #expect(one.lower == one.upper)
+        #expect(one.lower > 0)
+        #expect(!one.significant)
+        #expect(one.tooFewUtterances == 1)
+        #expect(one.verdict == "too few utterances to judge (1 compared; at least 10 needed)")
+        // Every utterance worse, at the minimum: judged, and significant.
+        let n = Significance.minimumUtterances
+        let enough = Significance.pairedBootstrap(
+            metric: "WER", errorsA: Array(repeating: 0, count: n), errorsB: Array(repeating: 2, count: n),
+            referenceWords: Array(repeating: 5, count: n))
+        #expect(enough.significant)
+        #expect(enough.tooFewUtterances == nil)
+        #expect(enough.verdict == "significant")
+        // One fewer: the same change, not judged.
+        let fewer = Significance.pairedBootstrap(
+            metric: "WER", errorsA: Array(repeating: 0, count: n - 1), errorsB: Array(repeating: 2, count: n - 1),
+            referenceWords: Array(repeating: 5, count: n - 1))
+        #expect(!fewer.significant)
+        #expect(fewer.tooFewUtterances == n - 1)
+        // McNemar too: 9 utterances only A got right would be p = 0.004 by the exact test.
+        let mcNemar = Significance.mcNemar(
+            errorsA: Array(repeating: false, count: n - 1), errorsB: Array(repeating: true, count: n - 1))
+        #expect(mcNemar.pValue < 0.01)
+        #expect(!mcNemar.significant)
+        #expect(mcNemar.verdict.hasPrefix("too few utterances to judge"))
+        // A comparison over the scored files carries the same verdict.
+        let text = Significance.verdict(significant: false, tooFewUtterances: nil)
+        #expect(text == "not significant")
+    }
+
+    @Test("gambit score's text says a one-utterance change is too few to judge, not significant")
+    func scoreTextOnOneUtterance() throws {
+        let reference = [Utterance(id: "u1", text: "play the albin counter gambit")]
+        let a = [Utterance(id: "u1", text: "play the album counter gambit")]
+        let b = [Utterance(id: "u1", text: "play the albin counter gambit")]
+        let comparison = try Scorer.compare(reference: reference, systemA: a, systemB: b)
+        #expect(!comparison.deltaWER.significant)
+        #expect(!comparison.matchedPairs.significant)
+        #expect(comparison.text.contains("too few utterances to judge (1 compared; at least 10 needed)"))
+        #expect(!comparison.text.contains("significant at 0.05"))
     }
 
     @Test func bootstrapIsSeeded() {

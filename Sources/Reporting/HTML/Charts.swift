@@ -145,7 +145,7 @@ enum Charts {
                 "<line x1=\"\(n(x(max(-extent, i.lower))))\" x2=\"\(n(x(min(extent, i.upper))))\" y1=\"\(n(y))\" y2=\"\(n(y))\" stroke=\"\(tone)\" stroke-width=\"2.5\" stroke-linecap=\"round\"/>"
             svg +=
                 "<circle cx=\"\(n(x(max(-extent, min(extent, i.observedDelta)))))\" cy=\"\(n(y))\" r=\"4.5\" fill=\"\(i.significant ? tone : "#fff")\" stroke=\"\(tone)\" stroke-width=\"2\">"
-                + "<title>\(Format.escape("\(row.metric) \(Format.points(i.observedDelta)) pts, 95% \(Format.interval(i)), p \(Format.decimal(i.pValue))"))</title></circle>"
+                + "<title>\(Format.escape("\(row.metric) \(Format.points(i.observedDelta)) pts, 95% \(Format.interval(i)), \(i.tooFewUtterances != nil ? i.verdict : "p " + Format.decimal(i.pValue))"))</title></circle>"
         }
         return svg + "</svg>"
     }

@@ -126,13 +126,13 @@ public struct HTMLReport: Sendable {
         return "<tr><td><span class=\"swatch\" style=\"background:\(color)\"></span>\(name)</td>"
             + "<td class=\"num\">\(Format.percent(c.customized.wordErrorRate))"
             + from(Format.percent(c.baseline.wordErrorRate)) + "</td>"
-            + "<td class=\"num\">\(delta(c.deltaWER, significant: c.significant))</td>"
+            + "<td class=\"num\">\(delta(c.deltaWER, significant: c.significant, tooFewUtterances: c.tooFewUtterances))</td>"
             + "<td class=\"num\">\(Format.percent(c.customized.boostedWordErrorRate))"
             + from(c.baseline.boostedWordErrorRate.map { Format.percent($0) })
-            + "</td><td class=\"num\">\(c.deltaBoostedWER.map { delta($0, significant: $0.significant) } ?? "—")</td>"
+            + "</td><td class=\"num\">\(c.deltaBoostedWER.map { delta($0) } ?? "—")</td>"
             + "<td class=\"num\">\(Format.percent(c.customized.unboostedWordErrorRate))"
             + from(c.baseline.unboostedWordErrorRate.map { Format.percent($0) })
-            + "</td><td class=\"num\">\(c.deltaUnboostedWER.map { delta($0, significant: $0.significant) } ?? "—")</td>"
+            + "</td><td class=\"num\">\(c.deltaUnboostedWER.map { delta($0) } ?? "—")</td>"
             + "<td class=\"num\">\(c.customized.keywordF1.map { Format.decimal($0) } ?? "—")"
             + from(c.baseline.keywordF1.map { Format.decimal($0) })
             + "</td><td class=\"num\">\(c.customized.falseAlarmsPerHour.map { Format.perHour($0) } ?? "—")"
@@ -209,7 +209,7 @@ public struct HTMLReport: Sendable {
                     "<p class=\"note\">\(e(c.variant + (c.recognizer.map { " @ \($0)" } ?? ""))): MAPSSWE p \(Format.decimal(c.matchedPairs.pValue, digits: 4)) "
                     + "(\(c.matchedPairs.segments) segments) · McNemar p \(Format.decimal(c.mcNemar.pValue, digits: 4)) · "
                     + "\(c.pairedUtterances) paired utterances · "
-                    + (c.significant ? "<span class=\"sig\">significant ✱</span>" : "not significant") + "</p>"
+                    + (c.significant ? "<span class=\"sig\">significant ✱</span>" : e(c.verdict)) + "</p>"
             }
             out += "</div>\n"
         }
@@ -219,25 +219,38 @@ public struct HTMLReport: Sendable {
             + (results.comparisons.contains { $0.recognizer != nil }
                 ? "An external recognizer’s customized rows are compared with its own baseline. " : "")
             + "✱ significant at 95% (paired bootstrap "
-            + "interval excludes 0, or MAPSSWE p &lt; 0.05). Oracle gain: (baseline − customized) / (baseline − oracle) WER.</p>"
+            + "interval excludes 0, or MAPSSWE p &lt; 0.05)"
+            + (results.comparisons.contains { $0.tooFewUtterances != nil } ? "; \(e(Format.tooFewLegend))" : "")
+            + ". Oracle gain: (baseline − customized) / (baseline − oracle) WER.</p>"
         return out + "</section>\n"
     }
 
-    /// A change in false alarms per hour, as ``delta(_:significant:)`` shows a change in points.
+    /// A change in false alarms per hour, as ``delta(_:significant:tooFewUtterances:)`` shows a change in points.
     func perHourDelta(_ interval: BootstrapInterval) -> String {
         let tone = !interval.significant ? "flat" : (interval.observedDelta < 0 ? "better" : "worse")
         return
             "<span class=\"delta \(tone)\" title=\"p \(Format.decimal(interval.pValue)) over \(interval.resamples) resamples\">"
-            + "\(Format.signed(interval.observedDelta))/h\(interval.significant ? " ✱" : "")</span>"
+            + "\(Format.signed(interval.observedDelta))/h\(Format.mark(interval))</span>"
             + "<span class=\"ci\">[\(Format.signed(interval.lower)), \(Format.signed(interval.upper))]</span>"
     }
 
-    func delta(_ interval: BootstrapInterval, significant: Bool) -> String {
+    /// A change in points with its interval: toned and starred when significant, daggered when too few utterances
+    /// were compared to judge it.
+    func delta(_ interval: BootstrapInterval, significant: Bool, tooFewUtterances tooFew: Int?) -> String {
         let tone = !significant ? "flat" : (interval.observedDelta < 0 ? "better" : "worse")
+        let title =
+            tooFew.map { Significance.tooFewPhrase($0) }
+            ?? "p \(Format.decimal(interval.pValue)) over \(interval.resamples) resamples"
         return
-            "<span class=\"delta \(tone)\" title=\"p \(Format.decimal(interval.pValue)) over \(interval.resamples) resamples\">"
-            + "\(Format.points(interval.observedDelta))\(significant ? " ✱" : "")</span>"
+            "<span class=\"delta \(tone)\" title=\"\(e(title))\">"
+            + "\(Format.points(interval.observedDelta))"
+            + "\(Format.mark(significant: significant, tooFewUtterances: tooFew))</span>"
             + "<span class=\"ci\">\(Format.interval(interval))</span>"
+    }
+
+    /// A change judged by its own interval.
+    func delta(_ interval: BootstrapInterval) -> String {
+        delta(interval, significant: interval.significant, tooFewUtterances: interval.tooFewUtterances)
     }
 
     /// What needs attention first, each with its whole message (`data-check` says which, for tests and styles),

@@ -18,8 +18,12 @@ public struct MatchedPairsResult: Sendable, Codable, Hashable {
     public var z: Double
     /// Two-tailed p-value under the normal distribution.
     public var pValue: Double
-    /// |Z| > 1.96, as `sc_stats` decides at the 95% level.
+    /// |Z| > 1.96, as `sc_stats` decides at the 95% level, over at least ``Significance/minimumUtterances``
+    /// utterances (`sc_stats` judges any number; see ``tooFewUtterances``).
     public var significant: Bool
+    /// How many utterances were compared, when fewer than ``Significance/minimumUtterances``: the change is not
+    /// judged, whatever Z is. Nil otherwise, and in results written before Gambit judged it.
+    public var tooFewUtterances: Int?
 }
 
 /// McNemar's test on sentence errors, computed as `sc_stats` does (exact two-tailed binomial test on the utterances
@@ -33,8 +37,10 @@ public struct McNemarResult: Sendable, Codable, Hashable {
     public var bothWrong: Int
     /// 2 · P(X ≤ min(b, c)) for X ~ Binomial(b + c, ½); 1 when b = c.
     public var pValue: Double
-    /// p < 0.05.
+    /// p < 0.05, over at least ``Significance/minimumUtterances`` utterances.
     public var significant: Bool
+    /// How many utterances were compared, when fewer than ``Significance/minimumUtterances``; nil otherwise.
+    public var tooFewUtterances: Int?
 }
 
 /// A paired bootstrap confidence interval for the difference of an error rate between two systems.
@@ -51,8 +57,11 @@ public struct BootstrapInterval: Sendable, Codable, Hashable {
     public var seed: UInt64
     /// Two-sided bootstrap p-value: twice the smaller share of resampled deltas on either side of 0, at most 1.
     public var pValue: Double
-    /// The interval excludes 0.
+    /// The interval excludes 0, and at least ``Significance/minimumUtterances`` utterances were resampled.
     public var significant: Bool
+    /// How many utterances were resampled, when fewer than ``Significance/minimumUtterances``: the interval is
+    /// descriptive only (over one utterance it is a single point) and the change is not judged. Nil otherwise.
+    public var tooFewUtterances: Int?
 }
 
 extension BootstrapInterval {
@@ -63,6 +72,21 @@ extension BootstrapInterval {
         (scaled.lower, scaled.upper) = factor >= 0 ? (lower * factor, upper * factor) : (upper * factor, lower * factor)
         return scaled
     }
+}
+
+extension BootstrapInterval {
+    /// "significant", "not significant" or "too few utterances to judge (…)".
+    public var verdict: String { Significance.verdict(significant: significant, tooFewUtterances: tooFewUtterances) }
+}
+
+extension MatchedPairsResult {
+    /// "significant", "not significant" or "too few utterances to judge (…)".
+    public var verdict: String { Significance.verdict(significant: significant, tooFewUtterances: tooFewUtterances) }
+}
+
+extension McNemarResult {
+    /// "significant", "not significant" or "too few utterances to judge (…)".
+    public var verdict: String { Significance.verdict(significant: significant, tooFewUtterances: tooFewUtterances) }
 }
 
 /// Settings for the paired bootstrap.
@@ -78,6 +102,31 @@ public struct BootstrapOptions: Sendable, Codable, Hashable {
 
 /// Significance tests between two systems scored on the same utterances.
 public enum Significance {
+    /// The fewest paired utterances over which Gambit calls a change significant. Below it every test says
+    /// "too few utterances to judge" and never "significant": with n utterances that all changed the same way, an
+    /// exact sign test has p = 2 · 2⁻ⁿ, which cannot reach 0.05 below 6; the percentile bootstrap over a handful of
+    /// utterances is far too narrow (over one utterance every resample is that utterance, so its interval is a
+    /// point and any change "excludes 0"); and MAPSSWE's normal approximation over the segments of a few
+    /// utterances claims Z > 1.96 from two or three segments. 10 leaves a margin over the sign test's 6.
+    public static let minimumUtterances = 10
+
+    /// Whether `utterances` paired utterances are too few to judge a change (``minimumUtterances``).
+    public static func tooFew(_ utterances: Int) -> Bool { utterances < minimumUtterances }
+
+    /// "too few utterances to judge (4 compared; at least 10 needed)": how every report words an unjudged change.
+    public static func tooFewPhrase(_ utterances: Int) -> String {
+        "too few utterances to judge (\(utterances) compared; at least \(minimumUtterances) needed)"
+    }
+
+    /// The marker the results carry: the count when it is too few, else nil.
+    static func marker(_ utterances: Int) -> Int? { tooFew(utterances) ? utterances : nil }
+
+    /// How a report words a test's outcome: "significant", "not significant" or ``tooFewPhrase(_:)``.
+    public static func verdict(significant: Bool, tooFewUtterances: Int?) -> String {
+        if let tooFewUtterances { return tooFewPhrase(tooFewUtterances) }
+        return significant ? "significant" : "not significant"
+    }
+
     /// MAPSSWE between two systems, segmenting utterances exactly as `sc_stats` (`mtchprs.c`, `test_comp_sents`)
     /// does: a segment ends once `minimumGoodWords` consecutive reference words are correct in both systems.
     /// - Parameters:
@@ -91,7 +140,13 @@ public enum Significance {
         for (a, b) in zip(systemA, systemB) {
             segments.compare(a[...], b[...], minimumGood: max(1, minimumGoodWords))
         }
-        return segments.result(minimumGoodWords: max(1, minimumGoodWords))
+        var result = segments.result(minimumGoodWords: max(1, minimumGoodWords))
+        let utterances = min(systemA.count, systemB.count)
+        if tooFew(utterances) {
+            result.significant = false
+            result.tooFewUtterances = utterances
+        }
+        return result
     }
 
     /// McNemar's test on sentence errors.
@@ -113,9 +168,11 @@ public enum Significance {
         if table.onlyA != table.onlyB {
             p = min(1, 2 * binomialCumulative(min(table.onlyA, table.onlyB), discordant))
         }
+        let utterances = min(errorsA.count, errorsB.count)
         return McNemarResult(
             bothCorrect: table.bothCorrect, onlyACorrect: table.onlyA, onlyBCorrect: table.onlyB,
-            bothWrong: table.bothWrong, pValue: p, significant: p < 0.05)
+            bothWrong: table.bothWrong, pValue: p, significant: p < 0.05 && !tooFew(utterances),
+            tooFewUtterances: marker(utterances))
     }
 
     /// A paired bootstrap over utterances of Δ = rate(B) − rate(A), where rate = Σ errors / Σ reference words.
@@ -135,7 +192,7 @@ public enum Significance {
         guard n > 0, options.resamples > 0 else {
             return BootstrapInterval(
                 metric: metric, observedDelta: observed, lower: observed, upper: observed, resamples: 0,
-                seed: options.seed, pValue: 1, significant: false)
+                seed: options.seed, pValue: 1, significant: false, tooFewUtterances: marker(n))
         }
         var generator = SplitMix64(seed: options.seed)
         var deltas: [Double] = []
@@ -160,7 +217,8 @@ public enum Significance {
         let p = min(1, 2 * Double(min(below, above)) / Double(deltas.count))
         return BootstrapInterval(
             metric: metric, observedDelta: observed, lower: lower, upper: upper, resamples: options.resamples,
-            seed: options.seed, pValue: p, significant: lower > 0 || upper < 0)
+            seed: options.seed, pValue: p, significant: (lower > 0 || upper < 0) && !tooFew(n),
+            tooFewUtterances: marker(n))
     }
 
     /// A bootstrap 95% interval of one system's rate Σ counts / Σ exposure (false alarms per millisecond of

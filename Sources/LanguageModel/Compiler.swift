@@ -221,6 +221,8 @@ extension PrepareOptions {
             options.keepMergedARPA = false
             options.languageWeight = defaults.languageWeight
         case .merged:
+            // −0 is 0: one artifact, one cache key, and a weight recorded as 0.
+            if options.weight == 0 { options.weight = 0 }
             if interpolation != .weighted {
                 options.backgroundMass = defaults.backgroundMass
                 options.languageWeight = defaults.languageWeight

@@ -33,6 +33,19 @@ public struct MergeOptions: Sendable, Hashable, Codable {
     /// PocketSphinx's `-lw` unless told.
     public static let defaultLanguageWeight = 6.5
 
+    /// The smallest share either side of the engine's set gets: sphinxbase takes the log of both weights, so
+    /// PocketSphinx's `NGramModel.interpolating` keeps the custom weight within [10⁻⁶, 1 − 10⁻⁶] (its own copy of
+    /// this number; `WeightedMergeTests` checks a merge at 10⁻⁹ against the engine's set).
+    public static let setWeightFloor = 1e-6
+
+    /// The custom side's weight as the set mixes it: `weight` within [``setWeightFloor``, 1 − ``setWeightFloor``].
+    /// The weighted merge reproduces the set, so it mixes with this weight too: at 10⁻⁹ it had taken ln 10⁻⁹ where
+    /// the set took ln 10⁻⁶, and at 0 the logarithm of 0 made its scores infinite. (Weight 0 itself is not a mix
+    /// but the base model alone, which the decoder loads in place of any customized model.)
+    public static func setWeight(_ weight: Double) -> Double {
+        min(max(weight, setWeightFloor), 1 - setWeightFloor)
+    }
+
     public init(
         weight: Double = 0.5, unigramWeight: Double = 0.02, tempering: Double = 1,
         interpolation: Interpolation = .historyDependent, languageWeight: Double = MergeOptions.defaultLanguageWeight

@@ -118,7 +118,7 @@ private struct WeightedBuilder {
     init(base: TrigramTables, custom: BackoffModel, options: MergeOptions) {
         self.base = base
         self.custom = custom
-        let w = min(max(options.weight, 0), 1)
+        let w = MergeOptions.setWeight(options.weight)
         logWeight = log(w)
         logRest = log(1 - w)
         lw = max(options.languageWeight, 1e-3)

@@ -26,7 +26,7 @@ struct WeightedMergeTests {
         var statistics: MergedModel.Statistics
     }
 
-    static func pair(_ training: String) throws -> Pair {
+    static func pair(_ training: String, weight: Double = weight) throws -> Pair {
         let folder = try TestSupport.temporaryDirectory("weighted")
         let toolchain = Toolchain(cacheFolder: folder)
         let data = try Toolchain.loadTrainingData(TestSupport.packageRoot.appendingPathComponent(training))
@@ -145,5 +145,47 @@ struct WeightedMergeTests {
         // custom model as well: a step of at most 200 raw log units is 0.02 nats, 0.13 after lw 6.5.
         #expect(listedDifferences.max()! < 0.15)
         #expect(exactDifferences.max()! < 0.15)
+    }
+
+    /// The engine's set never mixes with less than 10⁻⁶ of either side; a merge that took the weight as given
+    /// scored every data word ln(10⁻⁶/10⁻⁹)/lw ≈ 1.06 nats below the set it claims to reproduce (and at 0 took
+    /// the log of 0).
+    @Test("below the set's floor (10⁻⁹) the merge still scores as the set does", arguments: [1e-9, 1 - 1e-9])
+    func tinyWeightMatchesTheSet(weight: Double) throws {
+        let pair = try Self.pair("Corpora/chess/training/full.yaml", weight: weight)
+        var generator = SplitMix64(seed: 7)
+        var largest = 0.0
+        var compared = 0
+        for _ in 0..<300 {
+            let history = pair.dataWords[Int.random(in: 0..<pair.dataWords.count, using: &generator)]
+            let word = pair.dataWords[Int.random(in: 0..<pair.dataWords.count, using: &generator)]
+            guard word != BackoffModel.sentenceStart, let set = pair.set.score(of: word, after: [history]),
+                let merged = pair.merged.score(of: word, after: [history])
+            else { continue }
+            largest = max(largest, Self.nats(set, merged))
+            compared += 1
+        }
+        #expect(compared > 200)
+        #expect(largest < 0.15, "largest difference \(largest) nats after lw at weight \(weight)")
+    }
+
+    @Test("weight 0 and −0 prepare (the decoder then loads the base model alone) and are recorded as 0")
+    func weightZeroPrepares() throws {
+        let folder = try TestSupport.temporaryDirectory("weight-zero")
+        let toolchain = Toolchain(cacheFolder: folder)
+        let data = try Toolchain.loadTrainingData(
+            TestSupport.packageRoot.appendingPathComponent("Corpora/chess/training/full.yaml"))
+        var fingerprints: Set<String> = []
+        for (index, weight) in [0.0, -0.0].enumerated() {
+            let options = PrepareOptions(mix: .merged, weight: weight, interpolation: .weighted)
+            let artifact = try toolchain.compiler.prepare(
+                data, output: folder.appendingPathComponent("w\(index)"), options: options
+            ).artifact
+            let recorded = try #require(artifact.manifest.merge?.weight)
+            #expect(recorded == 0 && recorded.sign == .plus)
+            #expect(artifact.manifest.mergeStatistics?.weighted?.residual.allSatisfy(\.isFinite) == true)
+            fingerprints.insert(artifact.manifest.inputFingerprint)
+        }
+        #expect(fingerprints.count == 1)
     }
 }

@@ -156,6 +156,26 @@ public struct Synthesizer: Sendable {
             entries: entries, manifest: manifest, synthesized: pending.count, reused: reused, plan: plan)
     }
 
+    /// The utterances ``buildCorpus(texts:output:plan:)`` would write, with the ids, texts and splits it gives
+    /// them, without synthesising any (so without durations): what a run will score before its corpus is built.
+    ///
+    /// - Throws: ``CorpusError`` for a bad texts file or plan.
+    public static func plannedEntries(texts: URL, output: URL, plan: SynthesisPlan = .standard) throws(CorpusError)
+        -> [CorpusEntry]
+    {
+        try plan.validate()
+        let audioFolder = output.appendingPathComponent("audio")
+        return try CorpusText.load(texts).enumerated().flatMap { index, item in
+            plan.renditions(forText: index).map { rendition in
+                let id = SynthesisPlan.utteranceID(textID: item.id, rendition: rendition)
+                return CorpusEntry(
+                    id: id, audio: audioFolder.appendingPathComponent(id + ".wav"), text: item.text,
+                    speaker: rendition.voice.description, split: item.split,
+                    condition: rendition.condition.description)
+            }
+        }
+    }
+
     /// Seconds to the millisecond, as the manifest stores them, so built and reloaded entries are equal.
     private static func milliseconds(_ frames: Int) -> Double {
         (Double(frames) * 1000 / Double(sampleRate)).rounded() / 1000

@@ -174,11 +174,7 @@ struct Run: ParsableCommand {
             if let interpolation { suiteFile.variants[index].interpolation = interpolation }
             if let phrases { suiteFile.variants[index].phrases = phrases }
         }
-        if let split {
-            for index in suiteFile.corpora.indices where suiteFile.corpora[index].split != nil {
-                suiteFile.corpora[index].split = split
-            }
-        }
+        if let split { try suiteFile.replaceSplits(with: split) }
         return suiteFile
     }
 

@@ -72,6 +72,7 @@ struct SlurmCommand: ParsableCommand {
                     throw ValidationError("\(name) after --: gambit slurm sets it for every job itself")
                 }
             }
+            let run = try Self.runCommand(suite: suite, options: runOptions)
             let selected = try selectedShards()
             let suiteURL = URL(fileURLWithPath: suite).standardizedFileURL
             let outputURL = URL(fileURLWithPath: output).standardizedFileURL
@@ -85,6 +86,9 @@ struct SlurmCommand: ParsableCommand {
                 workingDirectory: FileManager.default.currentDirectoryPath, runArguments: runOptions,
                 sbatchOptions: try SlurmJobs.sbatchOptions(from: sbatchArgs))
             try jobs.checkScriptValues()
+            // A task whose shard holds no utterance would fail: refused here, as `gambit run --shard` refuses it.
+            let ids = try run.loadSuite().scoredUtteranceIDs(allowOutsidePaths: run.allowOutsidePaths)
+            try RunPlan.checkShards(of: ids, count: tasks)
             let array = Self.arraySpec(selected)
             let commands = [
                 ["--parsable", jobs.prepareScript.path],
@@ -129,6 +133,20 @@ struct SlurmCommand: ParsableCommand {
                   merge    \(merge)  after every task, log \(jobs.mergeLog.path)
                 report: \(outputURL.path)/report.html when job \(merge) ends (squeue -j \(prepare),\(shardsJob),\(merge))
                 """)
+        }
+
+        /// The `gambit run` every task runs, parsed by `gambit run`'s own parser from the suite and the options
+        /// after `--`, so that an option it does not know is refused before anything is written or submitted, not
+        /// in every job's log.
+        static func runCommand(suite: String, options: [String]) throws -> Run {
+            do {
+                return try Run.parse([suite] + options)
+            } catch {
+                let message = Run.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init)
+                throw ValidationError(
+                    "the options after -- are not all `gambit run`'s: \(message ?? "\(error)") "
+                        + "(see gambit run --help)")
+            }
         }
 
         /// The shards to submit: every one, or `--shards`.

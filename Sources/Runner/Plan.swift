@@ -337,9 +337,34 @@ public struct RunPlan: Sendable {
 
     /// The shard an utterance belongs to: a hash of its id, so that it does not depend on the corpus's order.
     static func shardIndex(_ id: String, count: Int) -> Int {
-        let digest = SHA256.hash(data: Data(id.utf8))
-        let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return Int(value % UInt64(count))
+        Int(shardHash(id) % UInt64(count))
+    }
+
+    private static func shardHash(_ id: String) -> UInt64 {
+        SHA256.hash(data: Data(id.utf8)).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    }
+
+    /// The shards of `count` that would hold none of the utterances whose ``shardHash(_:)`` are `hashes`.
+    private static func emptyShards(hashes: [UInt64], count: Int) -> [Int] {
+        guard count > 0 else { return [] }
+        var held = [Bool](repeating: false, count: count)
+        for hash in hashes { held[Int(hash % UInt64(count))] = true }
+        return held.indices.filter { !held[$0] }
+    }
+
+    /// Checks that every one of `count` shards holds one of the utterances `ids`: a shard with none has nothing
+    /// to decode, and its job fails (``RunnerError/nothingToDecode(shard:utterances:)``).
+    ///
+    /// - Throws: ``RunnerError/emptyShards(count:shards:utterances:fewer:)`` naming the empty shards, the number of
+    ///   utterances and the largest shard count below `count` that leaves none empty.
+    public static func checkShards(of ids: [String], count: Int) throws {
+        let hashes = Set(ids).map(shardHash)
+        let empty = emptyShards(hashes: hashes, count: count)
+        guard !empty.isEmpty else { return }
+        let fewer = stride(from: min(count - 1, hashes.count), to: 0, by: -1).first {
+            emptyShards(hashes: hashes, count: $0).isEmpty
+        }
+        throw RunnerError.emptyShards(count: count, shards: empty, utterances: hashes.count, fewer: fewer ?? 0)
     }
 }
 

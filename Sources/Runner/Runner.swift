@@ -270,7 +270,7 @@ public final class Runner {
     public func prepareOnly() throws -> PreparedSummary {
         try validateDecoder()
         var prepared = Prepared()
-        for corpus in suite.corpora { prepared.entries[corpus.name] = try entries(of: corpus) }
+        prepared.entries = try scoredEntries()
         try prepareModels(&prepared)
         return PreparedSummary(
             variants: prepared.variants.map(\.name), oracles: prepared.oracles.keys.sorted(),
@@ -306,7 +306,7 @@ public final class Runner {
     func prepare(timer: inout StageTimer) throws -> Prepared {
         var prepared = Prepared()
         try timer.measure("synthesis") {
-            for corpus in suite.corpora { prepared.entries[corpus.name] = try entries(of: corpus) }
+            prepared.entries = try scoredEntries()
         }
         try timer.measure("prepare") { try prepareModels(&prepared) }
         timer.measure("audio hashes") {
@@ -528,7 +528,19 @@ public final class Runner {
         return .workers(denied: denied, of: responses.count, methods: methods)
     }
 
-    /// Loads a corpus's entries, synthesising its audio first when the suite gives texts and the
+    /// Every corpus's scored entries, by name: all of them are loaded (``entries(of:)``) before any is chosen by its
+    /// split, so that a split `--split` put in place is checked against every corpus first
+    /// (``Suite/checkReplacedSplit(_:)``).
+    func scoredEntries() throws -> [String: [CorpusEntry]] {
+        var all: [String: [CorpusEntry]] = [:]
+        for corpus in suite.corpora { all[corpus.name] = try entries(of: corpus) }
+        try suite.checkReplacedSplit(all)
+        var scored: [String: [CorpusEntry]] = [:]
+        for corpus in suite.corpora { scored[corpus.name] = try suite.scored(all[corpus.name] ?? [], of: corpus) }
+        return scored
+    }
+
+    /// Loads all of a corpus's entries, synthesising its audio first when the suite gives texts and the
     /// manifest or audio is missing.
     func entries(of corpus: Suite.Corpus) throws -> [CorpusEntry] {
         if let texts = corpus.texts {
@@ -540,7 +552,7 @@ public final class Runner {
             }
             _ = try synthesizer.build(texts: texts, output: folder)
         }
-        return try suite.scoredEntries(of: corpus, allowOutsidePaths: options.allowOutsidePaths)
+        return try suite.entries(of: corpus, allowOutsidePaths: options.allowOutsidePaths)
     }
 
     /// The oracle: a closed grammar of the corpus's own reference sentences, with a vocabulary that

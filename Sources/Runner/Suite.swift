@@ -156,6 +156,36 @@ public struct Suite: Sendable, Equatable {
     /// The splits the suite file names, kept when `--split` replaces them for a run.
     public var declaredSplits: [String] = []
 
+    /// The split ``replaceSplits(with:)`` put in place of every corpus's own (`gambit run --split`); nil when the
+    /// suite file's splits stand.
+    public private(set) var replacedSplit: String?
+
+    /// Scores every corpus that names a split on `split` instead (`gambit run --split`).
+    ///
+    /// - Throws: ``RunnerError/splitReplacesNothing(split:suite:)`` when no corpus names a split: the option would
+    ///   change nothing, and the run would score every utterance.
+    public mutating func replaceSplits(with split: String) throws {
+        guard corpora.contains(where: { $0.split != nil }) else {
+            throw RunnerError.splitReplacesNothing(split: split, suite: file.path)
+        }
+        for index in corpora.indices where corpora[index].split != nil { corpora[index].split = split }
+        replacedSplit = split
+    }
+
+    /// Checks that the split ``replaceSplits(with:)`` put in place is one a corpus has. Entries that name no split
+    /// belong to every split, so a split no entry names (`--split validation`) would score every one of them:
+    /// the whole corpus, as if no split had been asked for.
+    ///
+    /// - Parameter entries: Every entry of each corpus, by corpus name, before its split chooses among them.
+    /// - Throws: ``RunnerError/splitNotInCorpora(split:available:)`` naming the splits the corpora have.
+    public func checkReplacedSplit(_ entries: [String: [CorpusEntry]]) throws {
+        guard let split = replacedSplit else { return }
+        let labels = corpora.filter { $0.split != nil }.flatMap { entries[$0.name] ?? [] }.compactMap(\.split)
+        guard !labels.contains(split) else { return }
+        throw RunnerError.splitNotInCorpora(
+            split: split, available: Dictionary(grouping: labels, by: { $0 }).mapValues(\.count))
+    }
+
     /// The entries a run scores for a corpus: those of its split, when it names one (entries without
     /// a split belong to every split), else all of them.
     ///
@@ -163,7 +193,33 @@ public struct Suite: Sendable, Equatable {
     ///   or ``RunnerError/emptySplit(corpus:manifest:split:available:)``, or
     ///   what ``entries(of:allowOutsidePaths:)`` throws.
     public func scoredEntries(of corpus: Corpus, allowOutsidePaths: Bool) throws -> [CorpusEntry] {
-        let all = try entries(of: corpus, allowOutsidePaths: allowOutsidePaths)
+        try scored(try entries(of: corpus, allowOutsidePaths: allowOutsidePaths), of: corpus)
+    }
+
+    /// The ids of the utterances a run of this suite scores, found without synthesising or decoding anything: from
+    /// each corpus's manifest or, for a corpus made from texts, from the utterances its synthesis will write. A split
+    /// ``replaceSplits(with:)`` put in place is checked as a run checks it.
+    ///
+    /// - Throws: What ``entries(of:allowOutsidePaths:)``, ``checkReplacedSplit(_:)`` and ``scored(_:of:)`` throw,
+    ///   or a ``CorpusError`` for a bad texts file.
+    public func scoredUtteranceIDs(allowOutsidePaths: Bool) throws -> [String] {
+        var all: [String: [CorpusEntry]] = [:]
+        for corpus in corpora {
+            if let texts = corpus.texts {
+                all[corpus.name] = try Synthesizer.plannedEntries(
+                    texts: texts, output: corpus.manifest.deletingLastPathComponent())
+            } else {
+                all[corpus.name] = try entries(of: corpus, allowOutsidePaths: allowOutsidePaths)
+            }
+        }
+        try checkReplacedSplit(all)
+        return try corpora.flatMap { try scored(all[$0.name] ?? [], of: $0).map(\.id) }
+    }
+
+    /// The entries of `all` (a corpus's, from ``entries(of:allowOutsidePaths:)``) that a run scores.
+    ///
+    /// - Throws: ``RunnerError/emptySplit(corpus:manifest:split:available:)`` when the corpus's split has none.
+    public func scored(_ all: [CorpusEntry], of corpus: Corpus) throws -> [CorpusEntry] {
         guard let split = corpus.split else { return all }
         let chosen = all.filter { $0.split == nil || $0.split == split }
         guard !chosen.isEmpty else {
@@ -270,6 +326,10 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     case emptySplit(corpus: String, manifest: String, split: String, available: [String: Int])
     /// A sweep's corpus has no entry in the split it tunes or judges on.
     case missingSplit(corpus: String, split: String)
+    /// `--split` was given, but no corpus of the suite names a split for it to replace.
+    case splitReplacesNothing(split: String, suite: String)
+    /// `--split` names a split that no entry of the corpora it applies to has; `available` counts those they have.
+    case splitNotInCorpora(split: String, available: [String: Int])
     /// A swept variant applies to no domain corpus.
     case nothingToTune(variant: String)
     /// The tuning corpus's dev split says none of the variant's boosted words, so B-WER has no data.
@@ -280,6 +340,8 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     case cacheEntry(name: String, folder: String, reason: String)
     /// The plan holds nothing to decode: an empty shard (`shard`), or a suite where no system applies.
     case nothingToDecode(shard: Shard?, utterances: Int)
+    /// A run cut into `count` shards would leave `shards` with no utterance: `fewer` shards (0: none) leave none empty.
+    case emptyShards(count: Int, shards: [Int], utterances: Int, fewer: Int)
     /// A variant's private training data would go to a recognizer that runs off the device, and the suite does not
     /// allow it for that recognizer.
     case privateDataOffDevice(variant: String, recognizer: String)
@@ -287,6 +349,13 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     case exportFolderNotEmpty(path: String)
     /// A recognizer's imported transcript file cannot be used.
     case importedTranscripts(recognizer: String, file: String, message: String)
+
+    /// `a`, `a and b`, `a, b and c`; at most ten, then how many more.
+    private static func list(_ items: [String]) -> String {
+        let shown = items.count > 10 ? Array(items.prefix(9)) + ["\(items.count - 9) more"] : items
+        guard shown.count > 1 else { return shown.first ?? "" }
+        return shown.dropLast().joined(separator: ", ") + " and " + shown.last!
+    }
 
     public var description: String {
         switch self {
@@ -304,6 +373,16 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "); choose one of those splits"
         case .missingSplit(let corpus, let split):
             "\(corpus) has no \(split) split to tune on (mark entries with \"split\")"
+        case .splitReplacesNothing(let split, let suite):
+            "--split \(split): no corpus of \(suite) names a split, so every utterance would be scored; give the "
+                + "corpora a split: in the suite, or leave out --split"
+        case .splitNotInCorpora(let split, let available):
+            "--split \(split): no corpus has a '\(split)' split, so every utterance would be scored "
+                + (available.isEmpty
+                    ? "(no manifest entry names a split); mark entries with \"split\", or leave out --split"
+                    : "(the corpora have "
+                        + available.keys.sorted().map { "\($0): \(available[$0]!)" }.joined(separator: ", ")
+                        + "); choose one of those splits")
         case .nothingToTune(let variant): "variant \(variant) has no domain corpus to tune on"
         case .noBoostedReference(let corpus, let variant):
             "\(corpus) dev has no reference word among \(variant)'s boosted words, so B-WER has no data to tune on; "
@@ -315,6 +394,11 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .nothingToDecode(let shard?, let utterances):
             "shard \(shard.index)/\(shard.count) holds no utterance of this suite's \(utterances); run with fewer shards"
         case .nothingToDecode(nil, _): "the suite has nothing to decode: no system applies to any corpus"
+        case .emptyShards(let count, let shards, let utterances, let fewer):
+            "\(shards.count == 1 ? "shard" : "shards") \(Self.list(shards.map { "\($0)/\(count)" })) would hold no "
+                + "utterance of this suite's \(utterances) (an utterance's shard is a hash of its id), and "
+                + "\(shards.count == 1 ? "its job" : "their jobs") would fail; "
+                + (fewer > 0 ? "\(fewer) shards leave none empty (--tasks \(fewer))" : "there is nothing to share out")
         case .exportFolderNotEmpty(let path):
             "\(path) is not empty: an export goes into a new folder, so that nothing of another is sent with it"
         case .importedTranscripts(let recognizer, let file, let message):

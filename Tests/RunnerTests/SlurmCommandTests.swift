@@ -28,19 +28,20 @@ struct SlurmCommandTests {
     func dryRun() throws {
         let suite = try suite()
         let (status, output) = try TestSupport.gambit([
-            "slurm", suite, "--tasks", "4", "--output", path("out"), "--dry-run",
-            "--sbatch-args", "--partition=cpu --time 1:00:00", "--", "--split", "dev",
+            // Three tasks: the mini suite's 11 utterances leave none of the three shards empty (of four, one is).
+            "slurm", suite, "--tasks", "3", "--output", path("out"), "--dry-run",
+            "--sbatch-args", "--partition=cpu --time 1:00:00", "--", "--mix", "set",
         ])
         #expect(status == 0, "\(output)")
         for name in ["prepare.sbatch", "shards.sbatch", "merge.sbatch"] {
             #expect(output.contains("# \(path("out"))/slurm/\(name)\n#!/bin/bash"), "\(output)")
         }
         #expect(output.components(separatedBy: "#SBATCH --partition=cpu\n#SBATCH --time 1:00:00").count == 4)
-        #expect(output.contains(" run \(suite) --prepare-only --cache-dir \(path("out"))/.gambit/cache --split dev"))
-        #expect(output.contains(#"--shard "$shard/4" --output \#(path("out"))/shards/"$shard""#), "\(output)")
-        #expect(output.contains(#"--workers "${SLURM_CPUS_PER_TASK:-1}" --split dev"#), "\(output)")
+        #expect(output.contains(" run \(suite) --prepare-only --cache-dir \(path("out"))/.gambit/cache --mix set"))
+        #expect(output.contains(#"--shard "$shard/3" --output \#(path("out"))/shards/"$shard""#), "\(output)")
+        #expect(output.contains(#"--workers "${SLURM_CPUS_PER_TASK:-1}" --mix set"#), "\(output)")
         #expect(output.contains("slurm merge \(path("out"))"), "\(output)")
-        #expect(output.contains("--array=0-3 --dependency=afterok:PREPARE --kill-on-invalid-dep=yes"), "\(output)")
+        #expect(output.contains("--array=0-2 --dependency=afterok:PREPARE --kill-on-invalid-dep=yes"), "\(output)")
         #expect(output.contains("--dependency=afterany:SHARDS"), "\(output)")
         #expect(!FileManager.default.fileExists(atPath: path("out")))
     }
@@ -54,6 +55,21 @@ struct SlurmCommandTests {
             (["--tasks", "3", "--", "--shard", "0/2"], "--shard after --: gambit slurm sets it"),
             (["--tasks", "3", "--", "--output=elsewhere"], "--output after --"),
             (["--tasks", "3", "--sbatch-args", "cpu --time=1"], "\"cpu\" is not an option"),
+            // gambit run's own parser reads the options after --, before any job is written.
+            (
+                ["--tasks", "3", "--", "--splt", "dev"],
+                "the options after -- are not all `gambit run`'s: Unknown option '--splt'"
+            ),
+            (["--tasks", "3", "--", "--workers", "many"], "the options after -- are not all `gambit run`'s"),
+            (["--tasks", "3", "--", "more.yaml"], "Unexpected argument 'more.yaml'"),
+            // --split is checked as gambit run checks it: the mini suite's corpora name no split.
+            (["--tasks", "3", "--", "--split", "dev"], "--split dev: no corpus of"),
+            // 11 utterances: 40 tasks leave most shards empty; so do 4 (no id's hash puts it in shard 0).
+            (
+                ["--tasks", "40"],
+                "would hold no utterance of this suite's 11 (an utterance's shard is a hash of its id)"
+            ),
+            (["--tasks", "4"], "shard 0/4 would hold no utterance of this suite's 11"),
         ]
         for (arguments, message) in cases {
             let (status, output) = try TestSupport.gambit(

@@ -230,7 +230,9 @@ struct StrictSuiteTests {
         ])
         #expect(splitRun.status != 0)
         #expect(
-            splitRun.output.contains("is in split 'validation' (the manifest has dev: 1, test: 1)"),
+            splitRun.output.contains(
+                "--split validation: no corpus has a 'validation' split, so every utterance would be scored "
+                    + "(the corpora have dev: 1, test: 1); choose one of those splits"),
             "\(splitRun.output)")
         #expect(!splitRun.output.contains("0.00%"), "\(splitRun.output)")
 
@@ -248,5 +250,45 @@ struct StrictSuiteTests {
         #expect(
             refused.output.contains("holds no utterance of this suite's 1; run with fewer shards"), "\(refused.output)")
         #expect(!refused.output.contains("0.00%"), "\(refused.output)")
+    }
+
+    @Test("gambit run --split naming a split no corpus has is refused, not a run of every utterance")
+    func splitNoCorpusHas() throws {
+        let audio = TestSupport.cards[0].path
+        // Entries that name no split belong to every split: any --split chose them all.
+        let unlabelled = try suite(
+            "corpora:\n  - {name: c, manifest: m.jsonl, role: domain, split: test}\nmodes: [baseline]\n",
+            manifest: "{\"id\": \"a1\", \"audio\": \"\(audio)\", \"text\": \"ten of clubs\"}\n")
+        // A suite whose corpora name no split: --split replaced nothing.
+        let splitless = try suite(Self.corpora + "modes: [baseline]\n")
+        for (suite, message) in [
+            (
+                unlabelled,
+                "--split validation: no corpus has a 'validation' split, so every utterance would be scored "
+                    + "(no manifest entry names a split); mark entries with \"split\", or leave out --split"
+            ),
+            (splitless, "--split validation: no corpus of \(splitless.path) names a split"),
+        ] {
+            let (status, output) = try TestSupport.gambit([
+                "run", suite.path, "--split", "validation", "--plan", "--allow-outside-paths", "--output",
+                suite.deletingLastPathComponent().appendingPathComponent("out").path,
+            ])
+            #expect(status == 2, "\(output)")
+            #expect(output.contains(message), "\(output)")
+            #expect(!output.contains("plan of"), "\(output)")
+        }
+        // A split one corpus has is fine, though another corpus has none of it (its entries name no split).
+        let labelled = try suite(
+            "corpora:\n  - {name: c, manifest: m.jsonl, role: domain, split: test}\n"
+                + "  - {name: d, manifest: u.jsonl, role: anti-context, split: test}\nmodes: [baseline]\n")
+        try "{\"id\": \"b1\", \"audio\": \"\(audio)\", \"text\": \"ten of clubs\"}\n".write(
+            to: labelled.deletingLastPathComponent().appendingPathComponent("u.jsonl"), atomically: true,
+            encoding: .utf8)
+        let (status, output) = try TestSupport.gambit([
+            "run", labelled.path, "--split", "dev", "--plan", "--allow-outside-paths", "--output",
+            labelled.deletingLastPathComponent().appendingPathComponent("out").path,
+        ])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("plan of"), "\(output)")
     }
 }

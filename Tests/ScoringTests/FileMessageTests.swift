@@ -73,6 +73,23 @@ struct FileMessageTests {
         }
     }
 
+    @Test(
+        "Half a UTF-16 surrogate pair in a JSON line is refused, naming the line, not read as U+FFFD",
+        arguments: [#"caf\ud800"#, #"\udc00 gambit"#, #"\ud83d\u0041"#, #"\ud83d"#])
+    func loneSurrogate(text: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try write(
+            #"{"id": "u1", "text": "ok"}"# + "\n" + #"{"id": "u2", "text": ""# + text + "\"}\n", "hyp.jsonl",
+            in: directory)
+        let error = try #require(throws: ScoringError.self) { _ = try TranscriptIO.read(file) }
+        #expect("\(error)".contains("hyp.jsonl:2: not a JSON object"), "\(error)")
+        #expect("\(error)".contains("is half of a UTF-16 surrogate pair without its other half"), "\(error)")
+        // A whole pair is one character.
+        let paired = try write(#"{"id": "u1", "text": "\ud83d\ude00"}"# + "\n", "pair.jsonl", in: directory)
+        #expect(try TranscriptIO.read(paired).utterances.first?.text == "\u{1F600}")
+    }
+
     @Test("A biasing row with an empty id or an empty last column has its 4 columns counted, and says which is empty")
     func emptyFirstOrLastColumn() throws {
         let directory = try temporaryDirectory()

@@ -702,7 +702,14 @@ public struct FlatJSONParser {
         scalars.append(
             contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 .unicodeScalars)
-        var pendingHigh: UInt32? = nil
+        // A `\uD800`…`\uDBFF` escape waiting for the `\uDC00`…`\uDFFF` that completes it. Half a pair alone is no
+        // character: it is refused, as JSON parsers refuse it, rather than read as U+FFFD and scored as a word.
+        var pendingHigh: (code: UInt32, column: Int)? = nil
+        func unpaired(_ code: UInt32, column: Int) -> Failure {
+            Failure(
+                reason: String(format: "\\u%04X at column %ld", code, column)
+                    + " is half of a UTF-16 surrogate pair without its other half, so it is no character")
+        }
         var utf8Run: [UInt8] = []
         func flushRun() {
             if !utf8Run.isEmpty {
@@ -712,6 +719,10 @@ public struct FlatJSONParser {
         }
         while index < bytes.count {
             let byte = bytes[index]
+            let column = index + 1
+            if let high = pendingHigh, byte != UInt8(ascii: "\\") || bytes[safe: index + 1] != UInt8(ascii: "u") {
+                throw unpaired(high.code, column: high.column)
+            }
             if byte == UInt8(ascii: "\"") {
                 index += 1
                 flushRun()
@@ -741,12 +752,15 @@ public struct FlatJSONParser {
                 else { throw Failure(reason: "invalid \\u escape") }
                 index += 4
                 if (0xD800..<0xDC00).contains(code) {
-                    pendingHigh = code
-                } else if (0xDC00..<0xE000).contains(code), let high = pendingHigh {
-                    let value = 0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)
+                    if let high = pendingHigh { throw unpaired(high.code, column: high.column) }
+                    pendingHigh = (code, column)
+                } else if (0xDC00..<0xE000).contains(code) {
+                    guard let high = pendingHigh else { throw unpaired(code, column: column) }
+                    let value = 0x10000 + ((high.code - 0xD800) << 10) + (code - 0xDC00)
                     scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
                     pendingHigh = nil
                 } else {
+                    if let high = pendingHigh { throw unpaired(high.code, column: high.column) }
                     scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
                 }
             default: scalars.append(Unicode.Scalar(escape))
@@ -754,4 +768,9 @@ public struct FlatJSONParser {
         }
         throw Failure(reason: "unterminated string")
     }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// The byte at `index`, or nil past the end.
+    fileprivate subscript(safe index: Int) -> UInt8? { index < count ? self[index] : nil }
 }

@@ -6,10 +6,56 @@ import Yams
 struct Lined<Value: Decodable>: Decodable {
     var value: Value?
     var line: Int?
+    /// What the file wrote when it is not a `Value` (`a list, [0.5]`), for the message that refuses it.
+    var written: String?
 
     init(from decoder: any Decoder) throws {
         line = decoder.mark?.line
         value = try? Value(from: decoder)
+        if value == nil { written = WrittenValue.kind(of: decoder) }
+    }
+}
+
+/// Any YAML value, read back as text for a message: a scalar as written, a list or a mapping in flow style.
+struct WrittenValue: Decodable {
+    var text: String
+
+    init(from decoder: any Decoder) throws { text = Self.text(of: decoder) }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The value as flow-style YAML (`[0.5]`, `{a: 1}`), cut at 60 characters.
+    static func text(of decoder: any Decoder) -> String {
+        let text: String
+        if let scalar = try? String(from: decoder) {
+            text = scalar
+        } else if var list = try? decoder.unkeyedContainer() {
+            var items: [String] = []
+            while !list.isAtEnd, let item = try? list.decode(WrittenValue.self) { items.append(item.text) }
+            text = "[" + items.joined(separator: ", ") + "]"
+        } else if let mapping = try? decoder.container(keyedBy: Key.self) {
+            text =
+                "{"
+                + mapping.allKeys.map { key in
+                    key.stringValue + ": " + ((try? mapping.decode(WrittenValue.self, forKey: key))?.text ?? "?")
+                }.joined(separator: ", ") + "}"
+        } else {
+            text = "?"
+        }
+        return text.count > 60 ? text.prefix(59) + "…" : text
+    }
+
+    /// What kind of value it is, and the value: `a list, [0.5]`, `a mapping, {a: 1}`, or a scalar in quotes.
+    static func kind(of decoder: any Decoder) -> String {
+        let text = text(of: decoder)
+        if text.hasPrefix("["), (try? decoder.unkeyedContainer()) != nil { return "a list, \(text)" }
+        if text.hasPrefix("{"), (try? decoder.container(keyedBy: Key.self)) != nil { return "a mapping, \(text)" }
+        return "'\(text)'"
     }
 }
 

@@ -21,9 +21,7 @@ struct SuiteReader {
         for item in try list(file.variants, "variants", "variants") {
             variants.append(try variant(item, names: names))
         }
-        if Set(variants.map(\.name)).count != variants.count {
-            throw fail(file.variants?.line, "variant names must be unique")
-        }
+        try unique(variants.map(\.name), of: "variant", line: file.variants?.line)
         var modes: [SystemMode] = [.baseline, .customized, .oracle]
         if file.modes != nil {
             modes = try list(file.modes, "modes", "modes (baseline, customized, oracle)", allowEmpty: false).map {
@@ -32,6 +30,7 @@ struct SuiteReader {
                 }
                 return mode
             }
+            try checkModes(modes, line: file.modes?.line, corpora: corpora, variants: variants)
         }
         var recognizers: [ExternalRecognizer] = []
         for item in try list(file.recognizers, "recognizers", "recognizers") {
@@ -61,6 +60,25 @@ struct SuiteReader {
         return suite
     }
 
+    /// Refuses modes written out that would decode nothing: `customized` with no variant to customize with,
+    /// `oracle` with no domain corpus (anti-context speech has no gain to capture, so it gets no oracle). Left
+    /// out, `modes` means every mode that applies.
+    func checkModes(_ modes: [SystemMode], line: Int?, corpora: [Suite.Corpus], variants: [Suite.Variant]) throws {
+        if modes.contains(.customized), variants.isEmpty {
+            throw fail(
+                line,
+                "modes lists customized, but the suite has no variants, so nothing would be customized: list a "
+                    + "variant under 'variants', or leave customized out")
+        }
+        if modes.contains(.oracle), !corpora.contains(where: { $0.role == .domain }) {
+            throw fail(
+                line,
+                "modes lists oracle, but every corpus is anti-context, and the oracle (a grammar of a corpus's own "
+                    + "sentences, the floor a variant's gain is measured against) is decoded on domain corpora only: "
+                    + "add a domain corpus, or leave oracle out")
+        }
+    }
+
     // MARK: Entries
 
     func corpora(_ file: SuiteFile) throws -> [Suite.Corpus] {
@@ -84,30 +102,28 @@ struct SuiteReader {
                     allowedOutsideFolders: try folders(fields.allowOutsidePaths, "allow-outside-paths")))
         }
         if corpora.isEmpty { throw fail(file.corpora?.line ?? rootLine, "the suite lists no corpora") }
-        if Set(corpora.map(\.name)).count != corpora.count {
-            throw fail(file.corpora?.line, "corpus names must be unique")
-        }
+        try unique(corpora.map(\.name), of: "corpus", line: file.corpora?.line)
         return corpora
     }
 
     func variant(_ item: Lined<SuiteFile.VariantFields>, names: Set<String>) throws -> Suite.Variant {
         guard let fields = item.value else { throw fail(item.line, "each variant is a mapping") }
-        func parsed<T>(_ field: Lined<String>?, _ key: String, _ message: String, _ parse: (String) -> T?) throws -> T?
+        func parsed<T>(_ field: Lined<String>?, _ key: String, _ message: String?, _ parse: (String) -> T?) throws -> T?
         {
             guard let text = try string(field, key, in: item.line, required: false) else { return nil }
-            guard let value = parse(text) else { throw fail(field?.line, message) }
+            guard let value = parse(text) else { throw fail(field?.line, message ?? mismatch(key, "'\(text)'")) }
             return value
         }
         // In the order the keys were always checked (see ``suite(_:contentHash:)``).
-        let weight = try parsed(fields.weight, "weight", "weight must be a number") { Double($0) } ?? 0.5
+        let weight = try parsed(fields.weight, "weight", nil) { Double($0) } ?? 0.5
         let applies = try checkedNames(fields.corpora, of: "corpus", known: names)
-        let backgroundMass = try parsed(fields.backgroundMass, "backgroundMass", "backgroundMass must be a number") {
+        let backgroundMass = try parsed(fields.backgroundMass, "backgroundMass", nil) {
             Double($0)
         }
         let mix = try parsed(fields.mix, "mix", "mix must be set or merged, not '\(fields.mix?.value ?? "")'") {
             LanguageModelMix(rawValue: $0)
         }
-        let boundaryShare = try parsed(fields.boundaryShare, "boundaryShare", "boundaryShare must be a number") {
+        let boundaryShare = try parsed(fields.boundaryShare, "boundaryShare", nil) {
             Double($0)
         }
         let phrases = try parsed(
@@ -121,7 +137,7 @@ struct SuiteReader {
             name: try string(fields.name, "name", in: item.line)!,
             training: path(try string(fields.training, "training", in: item.line)!), weight: weight,
             corpora: applies, backgroundMass: backgroundMass,
-            compounds: try parsed(fields.compounds, "compounds", "'compounds' must be true or false") { Bool($0) },
+            compounds: try parsed(fields.compounds, "compounds", nil) { Bool($0) },
             mix: mix, boundaryShare: boundaryShare)
         variant.phrases = phrases
         variant.interpolation = interpolation
@@ -153,7 +169,7 @@ struct SuiteReader {
         guard let fields = item.value else { throw fail(item.line, "each recognizer is a mapping") }
         let name = try string(fields.name, "name", in: item.line)!
         if name == "pocketsphinx" || taken.contains(name) {
-            throw fail(fields.name?.line, "recognizer name '\(name)' is taken")
+            throw fail(fields.name?.line, "recognizer name '\(PrintedName.escaped(name))' is taken")
         }
         if fields.command != nil && fields.transcripts != nil {
             throw fail(
@@ -166,16 +182,11 @@ struct SuiteReader {
                 "missing key 'command' (a list of arguments with {audio}), or 'transcripts' (files made elsewhere)")
         }
         let command = fields.command == nil ? [] : try self.command(fields.command, "command")
-        guard let onDeviceText = try string(fields.onDevice, "onDevice", in: item.line),
-            let onDevice = Bool(onDeviceText)
-        else {
-            throw fail(fields.onDevice?.line, "onDevice must be true or false")
+        let onDeviceText = try string(fields.onDevice, "onDevice", in: item.line)!
+        guard let onDevice = Bool(onDeviceText) else {
+            throw fail(fields.onDevice?.line, "onDevice must be true or false, not '\(onDeviceText)'")
         }
-        var timeout = 120.0
-        if let text = try string(fields.timeout, "timeout", in: item.line, required: false) {
-            guard let value = Double(text), value > 0 else { throw fail(fields.timeout?.line, "timeout is seconds") }
-            timeout = value
-        }
+        let timeout = try duration(fields.timeout, .timeout, in: item.line) ?? 120
         var recognizer = ExternalRecognizer(
             name: name, command: command, onDevice: onDevice, timeoutSeconds: timeout,
             corpora: try checkedNames(fields.corpora, of: "corpus", known: names),
@@ -192,6 +203,8 @@ struct SuiteReader {
                     : problem.hasPrefix("the customized decode command") ? customization?.decode?.line : nil
             throw fail(line ?? fields.customization?.line ?? fields.transcripts?.line ?? item.line, problem)
         }
+        // Last, so that a command's placeholders are judged before whether its program is there.
+        try findPrograms(fields, recognizer: name)
         return recognizer
     }
 
@@ -249,6 +262,53 @@ struct SuiteReader {
         return command
     }
 
+    /// Refuses a command whose program will not be found when it runs, saying the rule and where it looked: a
+    /// program named without a slash is looked up on PATH (the command runs through `/usr/bin/env`); a path with
+    /// a slash is resolved against the suite's folder (see ``command(_:_:)``).
+    func findPrograms(_ fields: SuiteFile.RecognizerFields, recognizer name: String) throws {
+        let customization = fields.customization?.value
+        for (key, field) in [
+            ("command", fields.command), ("prepare", customization?.prepare), ("decode", customization?.decode),
+        ] {
+            // A program made of a placeholder is known only when the command runs.
+            guard let field, let program = try command(field, key).first, !program.contains("{") else { continue }
+            let written = Self.programWritten(field) ?? program
+            let manager = FileManager.default
+            if program.contains("/") {
+                guard !manager.isExecutableFile(atPath: program) else { continue }
+                let what = manager.fileExists(atPath: program) ? "is not executable (chmod +x it)" : "does not exist"
+                throw fail(
+                    field.line,
+                    "recognizer '\(name)': the program of its '\(key)', \(written), \(what): \(program). A program "
+                        + "path is resolved against the suite's folder (\(folder.path)) unless it starts with /")
+            }
+            let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+            var folders: [String] = []
+            for entry in path.split(separator: ":").map(String.init) where !folders.contains(entry) {
+                folders.append(entry)
+            }
+            if folders.contains(where: { manager.isExecutableFile(atPath: "\($0)/\(program)") }) { continue }
+            let beside = folder.appendingPathComponent(program).path
+            throw fail(
+                field.line,
+                "recognizer '\(name)': the program of its '\(key)', \(program), is not on PATH (looked in "
+                    + folders.joined(separator: ", ") + "). A program named without a slash is looked up on PATH; "
+                    + "a path with a slash is resolved against the suite's folder (\(folder.path)). "
+                    + (manager.fileExists(atPath: beside)
+                        ? "The suite's folder has \(program): write ./\(program)."
+                        : "Give its path: ./\(program) for one in the suite's folder, or an absolute path."))
+        }
+    }
+
+    /// The program of a command as the file wrote it (before ``command(_:_:)`` resolved it).
+    static func programWritten(_ field: Lined<TextOrList>) -> String? {
+        switch field.value {
+        case .list(let arguments)?: arguments.first?.value
+        case .text(let text)?: text.split(whereSeparator: \.isWhitespace).first.map(String.init)
+        case nil: nil
+        }
+    }
+
     /// A recognizer's `customization:`: how it is prepared and decoded with a variant; nil when it has none.
     func customization(_ field: Lined<SuiteFile.CustomizationFields>?, variants: [String]) throws
         -> ExternalCustomization?
@@ -267,14 +327,11 @@ struct SuiteReader {
         customization.variants = try checkedNames(fields.variants, of: "variant", known: Set(variants))
         if let text = try string(fields.allowPrivate, "allowPrivate", in: field.line, required: false) {
             guard let value = Bool(text) else {
-                throw fail(fields.allowPrivate?.line, "allowPrivate must be true or false")
+                throw fail(fields.allowPrivate?.line, mismatch("allowPrivate", "'\(text)'"))
             }
             customization.allowPrivate = value
         }
-        if let text = try string(fields.prepareTimeout, "prepareTimeout", in: field.line, required: false) {
-            guard let value = Double(text), value > 0 else {
-                throw fail(fields.prepareTimeout?.line, "prepareTimeout is seconds")
-            }
+        if let value = try duration(fields.prepareTimeout, .prepareTimeout, in: field.line) {
             customization.prepareTimeoutSeconds = value
         }
         return customization
@@ -287,11 +344,18 @@ struct SuiteReader {
             throw fail(field.line, "'streaming' must be a mapping with utterances and chunkMilliseconds")
         }
         if let count = try string(fields.utterances, "utterances", in: field.line, required: false) {
-            guard let value = Int(count), value >= 0 else { throw fail(fields.utterances?.line, "a whole number") }
+            guard let value = Int(count), value >= 0 else {
+                throw fail(fields.utterances?.line, "'utterances' must be a whole number, 0 or more, not '\(count)'")
+            }
             streaming.utterances = value
         }
-        if let chunk = try string(fields.chunkMilliseconds, "chunkMilliseconds", in: field.line, required: false) {
-            guard let value = Int(chunk), value > 0 else { throw fail(fields.chunkMilliseconds?.line, "a number") }
+        if let chunk = try duration(fields.chunkMilliseconds, .chunkMilliseconds, in: field.line) {
+            guard let value = Int(exactly: chunk) else {
+                throw fail(
+                    fields.chunkMilliseconds?.line,
+                    "`chunkMilliseconds` is \(fields.chunkMilliseconds?.value ?? ""); it must be a whole number of "
+                        + "milliseconds within \(DurationSetting.chunkMilliseconds.allowed)")
+            }
             streaming.chunkMilliseconds = value
         }
         return streaming
@@ -304,12 +368,33 @@ struct SuiteReader {
             throw fail(field.line, "'termForms' must be a mapping of surface forms to their terms (albin's: albin)")
         }
         var forms: [String: String] = [:]
+        var declared: [(form: String, term: String, line: Int?)] = []
         for (form, term) in entries.entries {
-            guard let text = term.value else { throw fail(term.line, "the term of form '\(form)' is one text") }
+            guard let text = term.value else {
+                throw fail(term.line, "the term of form '\(form)' is one text, not \(term.written ?? "that")")
+            }
             for (side, words) in [("form", form), ("term", text)] where Normalizer.standard.normalize(words).isEmpty {
                 throw fail(term.line, "term form '\(form)': its \(side) '\(words)' has no word once normalized")
             }
             forms[form] = text
+            declared.append((form, text, term.line))
+        }
+        if let chain = TermForms.chain(in: declared.map { ($0.form, $0.term) }) {
+            let steps = chain.map { declared[$0] }
+            let isCycle = chain.count > 1 && chain.first == chain.last
+            let spelt = ([steps[0].form] + (isCycle ? steps.dropLast() : steps[...]).map(\.term)).map { "'\($0)'" }
+                .joined(separator: " → ")
+            let numbers = Array(Set(steps.compactMap(\.line))).sorted().map(String.init)
+            let lines = (numbers.count == 1 ? "line " : "lines ") + numbers.joined(separator: ", ")
+            let final = steps.last!.term
+            throw fail(
+                steps[0].line,
+                "term forms \(isCycle ? "form a cycle" : "form a chain"), \(spelt) (\(lines)): a form is replaced "
+                    + "by its term once, never again, so "
+                    + (isCycle
+                        ? "these swap and cancel out. Choose the term and map every other spelling to it"
+                        : "'\(steps[0].form)' would never count as '\(final)'. Map each form to its final term "
+                            + "('\(steps[0].form)': '\(final)'), and give no term as a form"))
         }
         return forms
     }
@@ -324,7 +409,9 @@ struct SuiteReader {
                     + DecoderSettings.settings.map(\.name).joined(separator: ", ") + ")")
         }
         for (name, value) in settings.entries {
-            guard let text = value.value else { throw fail(value.line, "decoder setting '\(name)' is one value") }
+            guard let text = value.value else {
+                throw fail(value.line, "decoder setting '\(name)' is one value, not \(value.written ?? "that")")
+            }
             do {
                 try decoder.set(name, to: text)
             } catch {
@@ -346,8 +433,34 @@ struct SuiteReader {
             if required { throw fail(owner, "missing key '\(key)'") }
             return nil
         }
-        guard let text = field.value else { throw fail(field.line, "'\(key)' must be a string") }
+        guard let text = field.value else { throw fail(field.line, mismatch(key, field.written)) }
         return text
+    }
+
+    /// What each key's value must be, as a message says it; a key not listed holds a text (a name, a path).
+    static let expected: [String: String] = [
+        "weight": "a number", "backgroundMass": "a number", "boundaryShare": "a number",
+        "compounds": "true or false", "onDevice": "true or false", "allowPrivate": "true or false",
+        "timeout": "a number of seconds", "prepareTimeout": "a number of seconds",
+        "utterances": "a whole number", "chunkMilliseconds": "a whole number of milliseconds",
+        "mix": "set or merged", "phrases": "fragments or sentences", "interpolation": "history, constant or weighted",
+        "role": "domain or anti-context", "cache": "output or user", "format": "jsonl, trn, ctm or kaldi",
+    ]
+
+    /// "'weight' must be a number, not a list, [0.5]": the key, what it must be, and what the file gave
+    /// (``Lined/written``, or a text in quotes).
+    func mismatch(_ key: String, _ given: String?) -> String {
+        "'\(key)' must be \(Self.expected[key] ?? "a text")" + (given.map { ", not \($0)" } ?? "")
+    }
+
+    /// A duration setting's value, checked by ``DurationSetting`` (finite, within its range); nil when absent.
+    func duration(_ field: Lined<String>?, _ setting: DurationSetting, in owner: Int?) throws -> Double? {
+        guard let text = try string(field, setting.name, in: owner, required: false) else { return nil }
+        do {
+            return try setting.value(of: text)
+        } catch {
+            throw fail(field?.line, error.description)
+        }
     }
 
     func path(_ text: String) -> URL {
@@ -382,6 +495,19 @@ struct SuiteReader {
         return items
     }
 
+    /// Refuses two entries of one name, naming it; two names Swift counts as one (`café` precomposed and decomposed
+    /// are equal strings) are shown with their code points, since they print alike.
+    func unique(_ names: [String], of what: String, line: Int?) throws {
+        for (index, name) in names.enumerated() {
+            guard let first = names[..<index].firstIndex(of: name) else { continue }
+            let printed = PrintedName.distinguished([names[first], name])
+            throw fail(
+                line,
+                "\(what) names must be unique: '\(printed[0])' (entry \(first + 1)) and '\(printed[1])' (entry "
+                    + "\(index + 1)) are the same name")
+        }
+    }
+
     /// A `corpora:` or `variants:` list of an entry, each name checked against `known`; nil when the entry has none
     /// (then every corpus, or every variant of its corpora, applies).
     func checkedNames(_ field: Lined<[Lined<String>]>?, of what: String, known: Set<String>) throws -> [String]? {
@@ -390,7 +516,12 @@ struct SuiteReader {
         guard let items = field.value else { throw fail(field.line, "'\(key)' must be a list of \(what) names") }
         return try items.map { item in
             guard let name = item.value, known.contains(name) else {
-                throw fail(item.line, "unknown \(what) '\(item.value ?? "?")' (have: \(known.sorted()))")
+                let names = PrintedName.distinguished(known.sorted(), from: item.value.map { [$0] } ?? [])
+                let given = item.value.map { PrintedName.distinguished([$0], from: known.sorted())[0] }
+                throw fail(
+                    item.line,
+                    "unknown \(what) '\(given ?? item.written ?? "?")' (have: "
+                        + names.map { "'\($0)'" }.joined(separator: ", ") + ")")
             }
             return name
         }

@@ -291,4 +291,160 @@ struct StrictSuiteTests {
         #expect(status == 0, "\(output)")
         #expect(output.contains("plan of"), "\(output)")
     }
+
+    /// The suite's message and line, or nil when the suite loads.
+    func refusal(_ text: String) throws -> (line: Int?, message: String)? {
+        let url = try suite(text)
+        do {
+            _ = try Suite.load(url)
+            return nil
+        } catch RunnerError.invalidSuite(_, let line, let message) {
+            return (line, message)
+        }
+    }
+
+    @Test(
+        "Term forms that form a cycle or a chain are refused with the chain spelt out and its lines",
+        arguments: [
+            (
+                "termForms:\n  albin: alvin\n  alvin: albin\n", 4,
+                "form a cycle, 'albin' → 'alvin' → 'albin' (lines 4, 5)"
+            ),
+            ("termForms:\n  alpha: beta\n  beta: gamma\n", 4, "form a chain, 'alpha' → 'beta' → 'gamma' (lines 4, 5)"),
+            // The form that is a term elsewhere is found whatever the order; case does not hide it.
+            ("termForms:\n  Alvin: albin\n  ALBIN: alvin\n", 4, "form a cycle, 'Alvin' → 'albin' → 'alvin'"),
+            ("termForms:\n  zeta: eta\n  iota: Zeta\n", 5, "form a chain, 'iota' → 'Zeta' → 'eta'"),
+        ])
+    func termFormChains(text: String, line: Int, message: String) throws {
+        let refused = try #require(try refusal(Self.corpora + text))
+        #expect(refused.line == line)
+        #expect(refused.message.contains(message), "\(refused.message)")
+        // Forms that each name their final term are fine, and so is a form that names itself.
+        #expect(try refusal(Self.corpora + "termForms:\n  albin's: albin\n  albins: albin\n  albin: albin\n") == nil)
+    }
+
+    @Test(
+        "A duration out of range (huge, infinite, zero, negative) is refused with the setting, value and range",
+        arguments: [
+            ("timeout: 1e30", "`timeout` is 1e30; it must be a number of seconds within 1…604800 (7 days)"),
+            ("timeout: .inf", "`timeout` is .inf; it must be a number of seconds within 1…604800"),
+            ("timeout: 0", "`timeout` is 0; it must be a number of seconds within 1…604800"),
+            ("timeout: -1", "`timeout` is -1; it must be a number of seconds within 1…604800"),
+            ("timeout: nan", "`timeout` is nan; it must be a number of seconds"),
+            (
+                #"customization: {decode: [/bin/echo, "{audio}"], prepareTimeout: 1e300}"#,
+                "`prepareTimeout` is 1e300; it must be a number of seconds within 1…604800 (7 days)"
+            ),
+            (
+                #"customization: {decode: [/bin/echo, "{audio}"], prepareTimeout: -1}"#,
+                "`prepareTimeout` is -1; it must be a number of seconds within 1…604800"
+            ),
+        ])
+    func durations(setting: String, message: String) throws {
+        let text =
+            Self.corpora
+            + "recognizers:\n  - {name: r, command: [/bin/echo, \"{audio}\"], onDevice: true, \(setting)}\n"
+        let refused = try #require(try refusal(text))
+        #expect(refused.line == 4)
+        #expect(refused.message.contains(message), "\(refused.message)")
+    }
+
+    @Test("A streaming chunk out of range is refused with its value and range")
+    func chunkDuration() throws {
+        for chunk in ["99999999999999", "0", "2.5"] {
+            let refused = try #require(
+                try refusal(Self.corpora + "streaming: {utterances: 1, chunkMilliseconds: \(chunk)}\n"))
+            #expect(refused.line == 3)
+            #expect(refused.message.contains("`chunkMilliseconds` is \(chunk); it must be a"), "\(refused.message)")
+            #expect(refused.message.contains("milliseconds within 10…60000"), "\(refused.message)")
+        }
+        let utterances = try #require(
+            try refusal(Self.corpora + "streaming: {utterances: -1, chunkMilliseconds: 100}\n"))
+        #expect(utterances.message.contains("'utterances' must be a whole number, 0 or more, not '-1'"))
+    }
+
+    @Test(
+        "A value of the wrong type names the type the key takes and what was given",
+        arguments: [
+            (
+                "variants:\n  - {name: v, training: t.yaml, weight: [0.5]}\n",
+                "'weight' must be a number, not a list, [0.5]"
+            ),
+            ("variants:\n  - {name: v, training: t.yaml, weight: heavy}\n", "'weight' must be a number, not 'heavy'"),
+            (
+                "variants:\n  - {name: v, training: t.yaml, compounds: {a: 1}}\n",
+                "'compounds' must be true or false, not a mapping, {a: 1}"
+            ),
+            ("variants:\n  - {name: [v], training: t.yaml}\n", "'name' must be a text, not a list, [v]"),
+            (
+                "recognizers:\n  - {name: r, command: [/bin/echo, \"{audio}\"], onDevice: true, timeout: [3]}\n",
+                "'timeout' must be a number of seconds, not a list, [3]"
+            ),
+            (
+                "streaming: {utterances: [1], chunkMilliseconds: 100}\n",
+                "'utterances' must be a whole number, not a list"
+            ),
+            ("decoder: {beam: [1e-60]}\n", "decoder setting 'beam' is one value, not a list, [1e-60]"),
+        ])
+    func typeMismatch(text: String, message: String) throws {
+        let refused = try #require(try refusal(Self.corpora + text))
+        #expect(refused.line == 4 || refused.line == 3)
+        #expect(refused.message.contains(message), "\(refused.message)")
+        #expect(!refused.message.contains("must be a string"), "\(refused.message)")
+    }
+
+    @Test("A recognizer's program that will not be found is refused with the rule and where it looked")
+    func programLookup() throws {
+        let recognizer = { (command: String) in
+            Self.corpora + "recognizers:\n  - {name: r, command: [\(command), \"{audio}\"], onDevice: true}\n"
+        }
+        let bare = try #require(try refusal(recognizer("gambit-no-such-asr")))
+        #expect(bare.line == 4)
+        #expect(bare.message.contains("gambit-no-such-asr, is not on PATH (looked in /"), "\(bare.message)")
+        #expect(bare.message.contains("A program named without a slash is looked up on PATH"), "\(bare.message)")
+        #expect(bare.message.contains("resolved against the suite's folder"), "\(bare.message)")
+        // One beside the suite is pointed to.
+        let url = try suite(recognizer("asr-here"))
+        let folder = url.deletingLastPathComponent()
+        try "#!/bin/sh\n".write(to: folder.appendingPathComponent("asr-here"), atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o755], ofItemAtPath: folder.appendingPathComponent("asr-here").path)
+        let beside = try #require(throws: RunnerError.self) { try Suite.load(url) }
+        #expect("\(beside)".contains("The suite's folder has asr-here: write ./asr-here."), "\(beside)")
+        // Written with a slash, it is found there; a missing one names where it was looked for.
+        try recognizer("./asr-here").write(to: url, atomically: true, encoding: .utf8)
+        #expect(try Suite.load(url).recognizers.first?.command.first == folder.appendingPathComponent("asr-here").path)
+        let missing = try #require(try refusal(recognizer("./nope/asr")))
+        #expect(missing.message.contains("./nope/asr, does not exist: /"), "\(missing.message)")
+        // A program on PATH is found as before.
+        #expect(try refusal(recognizer("sh")) == nil)
+    }
+
+    @Test("Modes written out that would decode nothing are refused, saying why")
+    func modesThatDropSomething() throws {
+        let customized = try #require(try refusal(Self.corpora + "modes: [baseline, customized]\n"))
+        #expect(customized.line == 3)
+        #expect(customized.message.contains("modes lists customized, but the suite has no variants"))
+        let oracle = try #require(try refusal(Self.corpora + "modes: [baseline, oracle]\n"))
+        #expect(oracle.message.contains("modes lists oracle, but every corpus is anti-context"), "\(oracle.message)")
+        // The oracle needs no variant: it is decoded, and measured, on a domain corpus without one.
+        let domain = "corpora:\n  - {name: c, manifest: m.jsonl, role: domain}\n"
+        #expect(try Suite.load(try suite(domain + "modes: [baseline, oracle]\n")).modes == [.baseline, .oracle])
+    }
+
+    @Test("Two names that print alike are told apart by their code points")
+    func namesThatPrintAlike() throws {
+        let text =
+            Self.corpora
+            + "variants:\n  - {name: \"caf\u{E9}\", training: t.yaml}\n  - {name: \"cafe\u{301}\", training: t.yaml}\n"
+        let refused = try #require(try refusal(text))
+        #expect(
+            refused.message.contains(
+                "variant names must be unique: 'caf\u{E9} (U+0063 U+0061 U+0066 U+00E9)' (entry 1) and "
+                    + "'cafe\u{301} (U+0063 U+0061 U+0066 U+0065 U+0301)' (entry 2) are the same name"),
+            "\(refused.message)")
+        let unknown = try #require(
+            try refusal(Self.corpora + "variants:\n  - {name: v, training: t.yaml, corpora: [\"c\\0\"]}\n"))
+        #expect(unknown.message.contains("unknown corpus 'c\\u{0}' (have: 'c')"), "\(unknown.message)")
+    }
 }

@@ -292,6 +292,38 @@ public struct TermForms: Sendable, Hashable {
         }
     }
 
+    /// The first chain or cycle among declared forms, or nil: a form whose term is another form
+    /// (`albin: alvin, alvin: albin`), or a form that is itself another form's term. Forms are replaced once,
+    /// never the replacement again, so such a pair does not count `albin` as `alvin`: in a cycle the two swap, and
+    /// cancel out; in a chain (`a: b, b: c`) `a` becomes `b` and `b` becomes `c`, so `a` never meets `c`. A form
+    /// must name its final term.
+    ///
+    /// - Parameters:
+    ///   - forms: Each form and its term, in the order declared.
+    ///   - normalizer: The normalizer the forms' words are compared under.
+    /// - Returns: The indices into `forms` along the chain, from its first form; a cycle ends with its first index
+    ///   again.
+    public static func chain(in forms: [(form: String, term: String)], normalizer: Normalizer = .standard) -> [Int]? {
+        let words = forms.map { (form: normalizer.normalize($0.form), term: normalizer.normalize($0.term)) }
+        // A form that names its own term changes nothing, and is no link.
+        let links = words.indices.filter { words[$0].form != words[$0].term }
+        var formIndex: [[String]: Int] = [:]
+        for index in links where formIndex[words[index].form] == nil { formIndex[words[index].form] = index }
+        func next(_ index: Int) -> Int? { formIndex[words[index].term].flatMap { $0 == index ? nil : $0 } }
+        let terms = Set(links.map { words[$0].term })
+        // A chain is spelt from a form that is no term; a cycle, where every form is one, from its first form.
+        let starts = links.filter { !terms.contains(words[$0].form) } + links
+        for start in starts where next(start) != nil {
+            var path = [start]
+            while let following = next(path.last!) {
+                path.append(following)
+                if path.dropLast().contains(following) { break }
+            }
+            return path
+        }
+        return nil
+    }
+
     public static func == (a: TermForms, b: TermForms) -> Bool { a.declared == b.declared }
     public func hash(into hasher: inout Hasher) { hasher.combine(declared) }
 

@@ -128,7 +128,15 @@ public enum Gate {
     {
         let problems = thresholds.problems
         if !problems.isEmpty { return GateOutcome(status: .badInput, findings: [], notes: problems) }
-        let (current, baseline) = matched(current: current, baseline: baseline)
+        let (matchedCurrent, matchedBaseline) = matched(current: current, baseline: baseline)
+        // A limit for a corpus the run lacks is a typo, not a limit met: named against the run's corpora, masked or
+        // not, as the thresholds may name either.
+        let unknown = thresholds.unknownCorpora(
+            known: Array(Set((current.corpora + matchedCurrent.corpora).map(\.name))))
+        if !unknown.isEmpty {
+            return GateOutcome(status: .badInput, findings: [], notes: unknown.map(\.description))
+        }
+        let (current, baseline) = (matchedCurrent, matchedBaseline)
         // Partial results are refused, not judged: a regression or a pass on some shards says nothing of the
         // rest, and a "regression" exit would send the reader looking for a change that is not there.
         let partial = [("this run", current), ("the baseline", baseline)].compactMap { name, results in

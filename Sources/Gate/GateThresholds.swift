@@ -75,6 +75,15 @@ public struct GateThresholds: Codable, Sendable, Equatable {
     public var falseAlarmsPerHour: Limit
     /// Per-corpus overrides of ``wer``, ``boostedWER``, ``antiContextWER`` and ``falseAlarmsPerHour``.
     public var corpora: [String: CorpusThresholds]
+    /// Where the thresholds were read, when from a file: its path and the line of each ``corpora`` entry, so that
+    /// an entry naming a corpus the results lack is reported there. Not part of the thresholds' value.
+    public var origin: Origin?
+
+    /// A thresholds file and the lines of its per-corpus entries.
+    public struct Origin: Sendable {
+        public var path: String
+        public var corpusLines: [String: Int]
+    }
 
     public init(
         wer: Limit = Self.defaultWER, boostedWER: Limit = Limit(maxIncrease: 1.0),
@@ -95,6 +104,32 @@ public struct GateThresholds: Codable, Sendable, Equatable {
     }
 
     public static let defaultWER = Limit(maxIncrease: 1.0, maxIncreasePercent: 10)
+
+    /// Equal limits are equal thresholds, wherever they were read.
+    public static func == (a: GateThresholds, b: GateThresholds) -> Bool {
+        (a.wer, a.boostedWER, a.antiContextWER, a.finalLatencyP95) == (
+            b.wer, b.boostedWER, b.antiContextWER, b.finalLatencyP95
+        )
+            && (a.realTimeFactor, a.failedUtterances, a.falseAlarmsPerHour) == (
+                b.realTimeFactor, b.failedUtterances, b.falseAlarmsPerHour
+            )
+            && a.corpora == b.corpora
+    }
+
+    /// Each per-corpus entry that names a corpus not in `known` (a typo: its limits would never apply, and the
+    /// gate would pass on the defaults), as an error with the file, the line and the nearest known name.
+    ///
+    /// - Parameter known: The corpora of the results (or the suite) the thresholds are for.
+    /// - Returns: One error per unknown name, in name order; empty when every name is known.
+    public func unknownCorpora(known: [String]) -> [GateThresholdsError] {
+        corpora.keys.filter { !known.contains($0) }.sorted().map { name in
+            let nearest = nearestKey(to: name, in: known).map { " Did you mean `\($0)`?" } ?? ""
+            return GateThresholdsError(
+                path: origin?.path ?? "the thresholds", line: origin?.corpusLines[name],
+                message: "the limits for corpus `\(name)` name a corpus the results do not have, so they would never "
+                    + "apply.\(nearest) Its corpora: \(known.sorted().map { "`\($0)`" }.joined(separator: ", ")).")
+        }
+    }
 
     /// The defaults: WER +1.0 point or +10%, B-WER +1.0 point, anti-context WER +1.0 point, p95 final latency
     /// +0.1 s or +25%, RTF +25%, no new failed utterances, false alarms a significant +5 per hour.
@@ -228,7 +263,13 @@ extension GateThresholds {
                 path: url.path, line: line(of: error, in: section) ?? section.mark?.line, message: "\(error)")
         }
         // Negative limits are ``problems``, which the gate reports as bad input with every one listed.
-        return thresholds
+        var located = thresholds
+        var corpusLines: [String: Int] = [:]
+        for (key, value) in section.mapping?["corpora"]?.mapping ?? [:] {
+            if let name = key.string { corpusLines[name] = key.mark?.line ?? value.mark?.line }
+        }
+        located.origin = Origin(path: url.path, corpusLines: corpusLines)
+        return located
     }
 }
 

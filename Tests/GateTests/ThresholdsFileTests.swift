@@ -1,5 +1,6 @@
 import Foundation
 import Gate
+import ResultsFixtures
 import Testing
 
 /// A thresholds file with a misspelt key used to pass with the defaults in force.
@@ -79,5 +80,30 @@ struct ThresholdsFileTests {
         let url = try file("t.yaml", "wer: {maxIncrease: lots}\n")
         let error = try #require(throws: GateThresholdsError.self) { try GateThresholds.load(from: url) }
         #expect(error.description.hasPrefix(url.path), "\(error)")
+    }
+
+    @Test("Limits for a corpus the results do not have are bad input naming it, its line and the nearest corpus")
+    func unknownCorpus() throws {
+        let url = try file(
+            "t.yaml", "wer: {maxIncrease: 1}\ncorpora:\n  chesss: {wer: {maxIncrease: 0}}\n  general: {}\n")
+        let thresholds = try GateThresholds.load(from: url)
+        // A limit of 0 on a corpus that got worse would fail the gate, if it applied.
+        let outcome = Gate.evaluate(
+            current: Fixture.results(worse: true), baseline: Fixture.results(), thresholds: thresholds)
+        #expect(outcome.status == .badInput && outcome.exitCode == 2)
+        let note = try #require(outcome.notes.first)
+        #expect(note.hasPrefix("\(url.path):3: error: the limits for corpus `chesss`"), "\(note)")
+        #expect(note.contains("Did you mean `chess`?"), "\(note)")
+        #expect(note.contains("Its corpora: `chess`, `contacts`, `general`."), "\(note)")
+        #expect(outcome.notes.count == 1)
+        // Named right, the same limits are judged.
+        let fixed = try GateThresholds.load(from: try file("t.yaml", "corpora:\n  chess: {wer: {maxIncrease: 0}}\n"))
+        #expect(
+            Gate.evaluate(current: Fixture.results(worse: true), baseline: Fixture.results(), thresholds: fixed).status
+                == .regression)
+        // Where it was read does not change what the thresholds are.
+        #expect(
+            try GateThresholds.load(from: try file("t.yaml", "wer: {maxIncrease: 1}\n"))
+                == GateThresholds(wer: Limit(maxIncrease: 1)))
     }
 }

@@ -274,10 +274,15 @@ struct Evaluation {
         }
         corpus.unscored.onlyInHypothesis = onlyInHypothesis.count
         corpus.warnings = reference.warnings + hypothesis.warnings
+        // An id of one file only that prints like one of the other's (a trailing NUL, another Unicode normal form)
+        // is shown with its code points, in both warnings.
+        let missingIDs = onlyInReference.prefix(ScoringWarning.sampleLimit).map {
+            loader.ids.string(reference.ids[Int($0)])
+        }
+        let extraIDs = onlyInHypothesis.prefix(ScoringWarning.sampleLimit).map { loader.ids.string($0) }
         if !onlyInReference.isEmpty {
-            let ids = onlyInReference.prefix(ScoringWarning.sampleLimit).map {
-                loader.ids.string(reference.ids[Int($0)])
-            }
+            let ids = missingIDs
+            let printed = PrintedName.distinguished(ids, from: extraIDs)
             let action =
                 options.missingHypothesis == .skip
                 ? "they are not scored; rerun recognition for them or score them as empty"
@@ -286,16 +291,17 @@ struct Evaluation {
                 ScoringWarning(
                     kind: .onlyInReference, file: hypothesis.path, line: nil, ids: ids, count: onlyInReference.count,
                     message: "\(onlyInReference.count) utterance(s) of the reference have no hypothesis "
-                        + "(\(ids.joined(separator: ", "))\(onlyInReference.count > ids.count ? ", …" : "")); \(action)."
+                        + "(\(printed.joined(separator: ", "))\(onlyInReference.count > ids.count ? ", …" : "")); \(action)."
                 ))
         }
         if !onlyInHypothesis.isEmpty {
-            let ids = onlyInHypothesis.prefix(ScoringWarning.sampleLimit).map { loader.ids.string($0) }
+            let ids = extraIDs
+            let printed = PrintedName.distinguished(ids, from: missingIDs)
             corpus.warnings.append(
                 ScoringWarning(
                     kind: .onlyInHypothesis, file: hypothesis.path, line: nil, ids: ids, count: onlyInHypothesis.count,
                     message: "\(onlyInHypothesis.count) utterance(s) have no reference and are not scored "
-                        + "(\(ids.joined(separator: ", "))\(onlyInHypothesis.count > ids.count ? ", …" : "")). "
+                        + "(\(printed.joined(separator: ", "))\(onlyInHypothesis.count > ids.count ? ", …" : "")). "
                         + "Check that the hypothesis belongs to this test set."))
         }
         align(&corpus)

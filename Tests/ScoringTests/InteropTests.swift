@@ -53,6 +53,41 @@ struct InteropTests {
         #expect(error?.description.contains("duplicate utterance id 'u1' (first on line 1)") == true)
     }
 
+    @Test("Ids that differ but would print alike are told apart: control characters escaped, code points shown")
+    func idsThatPrintAlike() throws {
+        let nfc = "caf\u{E9}"
+        let nfd = "cafe\u{301}"
+        #expect(nfc == nfd)  // Swift compares canonically: only the code points tell them apart.
+        #expect(PrintedName.escaped("u1\u{0}") == "u1\\u{0}")
+        #expect(PrintedName.escaped("a\u{200B}b\nc") == "a\\u{200B}b\\nc")
+        #expect(
+            PrintedName.distinguished([nfc, "u2"], from: [nfd]) == ["caf\u{E9} (U+0063 U+0061 U+0066 U+00E9)", "u2"])
+        #expect(PrintedName.alone(nfd) == "cafe\u{301} (U+0063 U+0061 U+0066 U+0065 U+0301)")
+        let none = ScoringError.noCommonUtterances(
+            reference: "ref.trn", hypothesis: "hyp.trn", referenceSample: [nfc, "u1"],
+            hypothesisSample: [nfd, "u1\u{0}"])
+        #expect(none.description.contains("reference has e.g. caf\u{E9} (U+0063 U+0061 U+0066 U+00E9), u1;"), "\(none)")
+        #expect(
+            none.description.contains(
+                "hypothesis has e.g. cafe\u{301} (U+0063 U+0061 U+0066 U+0065 U+0301), u1\\u{0})"),
+            "\(none)")
+        #expect(!none.description.contains("\u{0}"))
+        let duplicate = ScoringError.duplicateUtteranceID(path: "ref.trn", id: nfd, firstLine: 1, line: 2)
+        #expect(duplicate.description.contains("'cafe\u{301} (U+0063 U+0061 U+0066 U+0065 U+0301)'"), "\(duplicate)")
+
+        // In `gambit score`, an id each file has in another normal form is named in both warnings with its code
+        // points.
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ref = try write("a b (u1)\nc (\(nfc))\n", "ref.trn", in: directory)
+        let hyp = try write("a b (u1)\nc (\(nfd))\n", "hyp.trn", in: directory)
+        let report = try Scorer.score(reference: ref, hypothesis: hyp)
+        let messages = report.warnings.map(\.message)
+        #expect(report.unscored.onlyInHypothesis == 1)
+        #expect(messages.contains { $0.contains("(caf\u{E9} (U+0063 U+0061 U+0066 U+00E9))") }, "\(messages)")
+        #expect(messages.contains { $0.contains("(cafe\u{301} (U+0063 U+0061 U+0066 U+0065 U+0301))") }, "\(messages)")
+    }
+
     @Test func invalidUTF8NamesLineAndID() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -65,10 +65,10 @@ public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
                 "\(path):\(line): missing utterance id: a trn line must end with '(id)', got \"\(text.prefix(60))\". "
                 + "Add the id in parentheses at the end of the line."
         case .duplicateUtteranceID(let path, let id, let firstLine, let line):
-            return "\(path):\(line): duplicate utterance id '\(id)' (first on line \(firstLine)). "
+            return "\(path):\(line): duplicate utterance id '\(PrintedName.alone(id))' (first on line \(firstLine)). "
                 + "Each utterance must appear once; remove or rename one of them."
         case .invalidUTF8(let path, let line, let id):
-            let which = id.map { " (utterance '\($0)')" } ?? ""
+            let which = id.map { " (utterance '\(PrintedName.alone($0))')" } ?? ""
             return
                 "\(path):\(line): invalid UTF-8\(which). Re-encode the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)."
         case .malformedLine(let path, let line, let reason):
@@ -77,12 +77,15 @@ public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path): no utterances found. Check that this is the right file and format."
         case .missingHypotheses(let hypothesis, let missing, let references, let sample):
             return "\(hypothesis): \(missing) of \(references) reference utterances have no hypothesis ("
-                + sample.joined(separator: ", ") + (missing > sample.count ? ", …" : "")
+                + PrintedName.distinguished(sample).joined(separator: ", ") + (missing > sample.count ? ", …" : "")
                 + "). Decode them again, or score without --strict to count them as all deletions."
         case .noCommonUtterances(let reference, let hypothesis, let referenceSample, let hypothesisSample):
+            // Ids that print alike but differ (a trailing NUL, another Unicode normal form) get their code points.
+            let references = PrintedName.distinguished(referenceSample, from: hypothesisSample)
+            let hypotheses = PrintedName.distinguished(hypothesisSample, from: referenceSample)
             return "\(reference) and \(hypothesis) share no utterance ids (reference has e.g. "
-                + "\(referenceSample.joined(separator: ", ")); hypothesis has e.g. "
-                + "\(hypothesisSample.joined(separator: ", "))). Check that both files come from the same test set "
+                + "\(references.joined(separator: ", ")); hypothesis has e.g. "
+                + "\(hypotheses.joined(separator: ", "))). Check that both files come from the same test set "
                 + "and use the same id convention."
         case .conflictingBiasingLists(let reference):
             return "\(reference): the reference gives each utterance its own biasing list, so boosted words for "

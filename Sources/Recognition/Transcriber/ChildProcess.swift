@@ -85,26 +85,9 @@ enum ChildProcess {
             throw LaunchError(message: "cannot start \(arguments[0]): \(String(cString: strerror(status)))")
         }
 
-        // Drain both pipes while it runs, so a chatty program cannot block on a full pipe.
-        let group = DispatchGroup()
-        let standardOutput = Mutex((data: Data(), cut: false))
-        let standardError = Mutex(Data())
-        let (outputEnd, errorEnd) = (output[0], errors[0])
-        DispatchQueue.global().async(group: group) {
-            let read = readAll(outputEnd, limit: outputLimit)
-            standardOutput.withLock { $0 = read }
-        }
-        DispatchQueue.global().async(group: group) {
-            let data = readAll(errorEnd, limit: nil).data
-            standardError.withLock { $0 = data }
-        }
+        let collect = drain(output: output[0], errors: errors[0], outputLimit: outputLimit)
 
-        // A suite's timeouts are bounded where they are read (``DurationSetting``); one given in code is held to
-        // the same bound here, since a conversion of 1e30 (or NaN) to nanoseconds traps.
-        let range = DurationSetting.timeout.range
-        let bounded =
-            timeoutSeconds.isNaN ? range.upperBound : Swift.min(Swift.max(timeoutSeconds, 0), range.upperBound)
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(bounded * 1e9)
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutSeconds * 1e9)
         var code: Int32 = 0
         var termination: Termination?
         while termination == nil {
@@ -123,11 +106,33 @@ enum ChildProcess {
                 usleep(5_000)
             }
         }
-        group.wait()
-        let printed = standardOutput.withLock { $0 }
+        let (printed, standardError) = collect()
         return Outcome(
-            termination: termination!, standardOutput: printed.data, standardError: standardError.withLock { $0 },
+            termination: termination!, standardOutput: printed.data, standardError: standardError,
             standardOutputCut: printed.cut)
+    }
+
+    /// Reads both pipes on threads of their own while the program runs, so that a chatty program cannot block on a
+    /// full pipe; the function returned waits for both to end and gives what they delivered (standard output up
+    /// to `outputLimit` bytes, and whether there was more).
+    private static func drain(output: Int32, errors: Int32, outputLimit: Int?)
+        -> () -> (output: (data: Data, cut: Bool), errors: Data)
+    {
+        let group = DispatchGroup()
+        let standardOutput = Mutex((data: Data(), cut: false))
+        let standardError = Mutex(Data())
+        DispatchQueue.global().async(group: group) {
+            let read = readAll(output, limit: outputLimit)
+            standardOutput.withLock { $0 = read }
+        }
+        DispatchQueue.global().async(group: group) {
+            let data = readAll(errors, limit: nil).data
+            standardError.withLock { $0 = data }
+        }
+        return {
+            group.wait()
+            return (standardOutput.withLock { $0 }, standardError.withLock { $0 })
+        }
     }
 
     /// What a descriptor delivers until end of file, up to `limit` bytes (all of it when nil) and whether there

@@ -705,11 +705,6 @@ public struct FlatJSONParser {
         // A `\uD800`…`\uDBFF` escape waiting for the `\uDC00`…`\uDFFF` that completes it. Half a pair alone is no
         // character: it is refused, as JSON parsers refuse it, rather than read as U+FFFD and scored as a word.
         var pendingHigh: (code: UInt32, column: Int)? = nil
-        func unpaired(_ code: UInt32, column: Int) -> Failure {
-            Failure(
-                reason: String(format: "\\u%04X at column %ld", code, column)
-                    + " is half of a UTF-16 surrogate pair without its other half, so it is no character")
-        }
         var utf8Run: [UInt8] = []
         func flushRun() {
             if !utf8Run.isEmpty {
@@ -721,7 +716,7 @@ public struct FlatJSONParser {
             let byte = bytes[index]
             let column = index + 1
             if let high = pendingHigh, byte != UInt8(ascii: "\\") || bytes[safe: index + 1] != UInt8(ascii: "u") {
-                throw unpaired(high.code, column: high.column)
+                throw Self.unpaired(high.code, column: high.column)
             }
             if byte == UInt8(ascii: "\"") {
                 index += 1
@@ -745,28 +740,40 @@ public struct FlatJSONParser {
             case UInt8(ascii: "b"): scalars.append("\u{08}")
             case UInt8(ascii: "f"): scalars.append("\u{0C}")
             case UInt8(ascii: "u"):
-                guard index + 4 <= bytes.count,
-                    let code = UInt32(
-                        String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + 4]), as: UTF8.self),
-                        radix: 16)
-                else { throw Failure(reason: "invalid \\u escape") }
-                index += 4
+                let code = try hexEscape()
                 if (0xD800..<0xDC00).contains(code) {
-                    if let high = pendingHigh { throw unpaired(high.code, column: high.column) }
+                    if let high = pendingHigh { throw Self.unpaired(high.code, column: high.column) }
                     pendingHigh = (code, column)
                 } else if (0xDC00..<0xE000).contains(code) {
-                    guard let high = pendingHigh else { throw unpaired(code, column: column) }
+                    guard let high = pendingHigh else { throw Self.unpaired(code, column: column) }
                     let value = 0x10000 + ((high.code - 0xD800) << 10) + (code - 0xDC00)
                     scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
                     pendingHigh = nil
                 } else {
-                    if let high = pendingHigh { throw unpaired(high.code, column: high.column) }
+                    if let high = pendingHigh { throw Self.unpaired(high.code, column: high.column) }
                     scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
                 }
             default: scalars.append(Unicode.Scalar(escape))
             }
         }
         throw Failure(reason: "unterminated string")
+    }
+
+    /// The code a `\u` escape's four hex digits (at ``index``) give.
+    private mutating func hexEscape() throws -> UInt32 {
+        guard index + 4 <= bytes.count,
+            let code = UInt32(
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + 4]), as: UTF8.self), radix: 16)
+        else { throw Failure(reason: "invalid \\u escape") }
+        index += 4
+        return code
+    }
+
+    /// Half a UTF-16 surrogate pair, escaped at `column` without its other half.
+    private static func unpaired(_ code: UInt32, column: Int) -> Failure {
+        Failure(
+            reason: String(format: "\\u%04X at column %ld", code, column)
+                + " is half of a UTF-16 surrogate pair without its other half, so it is no character")
     }
 }
 

@@ -87,7 +87,12 @@ enum ChildProcess {
 
         let collect = drain(output: output[0], errors: errors[0], outputLimit: outputLimit)
 
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutSeconds * 1e9)
+        // A suite's timeouts are bounded where they are read (``DurationSetting``); one given in code is held to
+        // the same bound here, since a conversion of 1e30 (or NaN) to nanoseconds traps.
+        let range = DurationSetting.timeout.range
+        let bounded =
+            timeoutSeconds.isNaN ? range.upperBound : Swift.min(Swift.max(timeoutSeconds, 0), range.upperBound)
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(bounded * 1e9)
         var code: Int32 = 0
         var termination: Termination?
         while termination == nil {

@@ -62,6 +62,14 @@ public struct MarkdownReport: Sendable {
                     "B-WER and U-WER over each utterance's own biasing list from the manifest: "
                         + "\(Self.inline(lists.sentence)).")
             }
+            if comparisons.isEmpty, let oracle = results.system(corpus: corpus.name, mode: .oracle) {
+                // Without a customized system there is no oracle-gain column to show it in; the floor is still news.
+                line()
+                line(
+                    "Oracle (a grammar of the corpus's own sentences: the acoustic floor) WER "
+                        + "\(Format.percent(oracle.metrics.rates.wordErrorRate)); no variant was decoded here, so there "
+                        + "is no share of its gain to show.")
+            }
             guard !comparisons.isEmpty else { continue }
             line()
             line(

@@ -147,4 +147,22 @@ struct ReportingTests {
         let json = try RunResults.load(from: files[2])
         #expect(json.systems.count == Fixture.results().systems.count)
     }
+
+    @Test("summary.md shows the oracle's WER when no variant was decoded beside it (modes: [baseline, oracle])")
+    func oracleWithoutVariant() throws {
+        var results = Fixture.results()
+        results.systems.removeAll { $0.mode == .customized }
+        results = results.recomputingAggregates()
+        #expect(results.comparisons.isEmpty)
+        // The fixture's oracle says every reference word for word.
+        #expect(results.system(corpus: "chess", mode: .oracle)?.metrics.rates.wordErrorRate == 0)
+        let markdown = MarkdownReport(results).render()
+        #expect(
+            markdown.contains(
+                "Oracle (a grammar of the corpus's own sentences: the acoustic floor) WER 0.00%; no variant was "
+                    + "decoded here"),
+            "\(markdown)")
+        // With a variant, the oracle is shown as the share of its gain, as before.
+        #expect(!MarkdownReport(Fixture.results()).render().contains("no variant was decoded here"))
+    }
 }

@@ -90,6 +90,37 @@ struct FileMessageTests {
         #expect(try TranscriptIO.read(paired).utterances.first?.text == "\u{1F600}")
     }
 
+    @Test(
+        "A reader asked to keep lines that are not UTF-8 sets them aside by id with the byte's offset; an id that is not UTF-8 is still refused",
+        arguments: [
+            ("hyp.trn", "play the queen (u1)\n", "caf", " au lait (u2)\n"),
+            ("hyp.txt", "u1 play the queen\n", "u2 caf", " au lait\n"),
+            ("hyp.jsonl", #"{"id": "u1", "text": "play the queen"}"# + "\n", #"{"id": "u2", "text": "caf"#, "\"}\n"),
+        ])
+    func keptNotUTF8(name: String, first: String, before: String, after: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent(name)
+        let offset = first.utf8.count + before.utf8.count
+        try Data(Array(first.utf8) + Array(before.utf8) + [0xE9] + Array(after.utf8)).write(to: url)
+        #expect(throws: ScoringError.self) { _ = try TranscriptIO.read(url) }
+        let kept = try TranscriptIO.read(url, keepingInvalidUTF8: true)
+        #expect(kept.utterances.map(\.id) == ["u1", "u2"])
+        #expect(kept.invalidUTF8 == [InvalidUTF8Utterance(id: "u2", line: 2, offset: offset, byte: 0xE9)])
+        // An id that is not UTF-8 names no utterance: the file is refused, naming the line.
+        let badID = directory.appendingPathComponent("id-" + name)
+        let line =
+            name == "hyp.jsonl"
+            ? Array(#"{"id": "u"#.utf8) + [0xE9] + Array(#"", "text": "a"}"#.utf8)
+            : name == "hyp.trn"
+                ? Array("a (u".utf8) + [0xE9] + Array(")".utf8) : Array("u".utf8) + [0xE9] + Array(" a".utf8)
+        try Data(Array(first.utf8) + line + [0x0A]).write(to: badID)
+        let error = try #require(throws: ScoringError.self) {
+            _ = try TranscriptIO.read(badID, keepingInvalidUTF8: true)
+        }
+        #expect("\(error)".contains(":2: invalid UTF-8"), "\(error)")
+    }
+
     @Test("A biasing row with an empty id or an empty last column has its 4 columns counted, and says which is empty")
     func emptyFirstOrLastColumn() throws {
         let directory = try temporaryDirectory()

@@ -128,6 +128,13 @@ public struct InvalidUTF8Utterance: Sendable, Codable, Hashable {
     /// The 0-based offset in the file of the line's first byte that is not UTF-8.
     public var offset: Int
     public var byte: UInt8
+
+    public init(id: String, line: Int, offset: Int, byte: UInt8) {
+        self.id = id
+        self.line = line
+        self.offset = offset
+        self.byte = byte
+    }
 }
 
 /// Reading and writing sclite `trn`, `ctm`, `stm` and JSON-lines transcripts.

@@ -84,7 +84,9 @@ struct SuiteReader {
     func corpora(_ file: SuiteFile) throws -> [Suite.Corpus] {
         var corpora: [Suite.Corpus] = []
         for item in try list(file.corpora, "corpora", "corpora", allowEmpty: false) {
-            guard let fields = item.value else { throw fail(item.line, "each corpus is a mapping") }
+            guard let fields = item.value else {
+                throw fail(item.line, "each corpus is a mapping" + given(item.written))
+            }
             let roleText = try string(fields.role, "role", in: item.line, required: false) ?? "domain"
             let role: CorpusRole
             switch roleText {
@@ -107,7 +109,7 @@ struct SuiteReader {
     }
 
     func variant(_ item: Lined<SuiteFile.VariantFields>, names: Set<String>) throws -> Suite.Variant {
-        guard let fields = item.value else { throw fail(item.line, "each variant is a mapping") }
+        guard let fields = item.value else { throw fail(item.line, "each variant is a mapping" + given(item.written)) }
         func parsed<T>(_ field: Lined<String>?, _ key: String, _ message: String?, _ parse: (String) -> T?) throws -> T?
         {
             guard let text = try string(field, key, in: item.line, required: false) else { return nil }
@@ -166,7 +168,9 @@ struct SuiteReader {
     func recognizer(
         _ item: Lined<SuiteFile.RecognizerFields>, names: Set<String>, variants: [String], taken: [String]
     ) throws -> ExternalRecognizer {
-        guard let fields = item.value else { throw fail(item.line, "each recognizer is a mapping") }
+        guard let fields = item.value else {
+            throw fail(item.line, "each recognizer is a mapping" + given(item.written))
+        }
         let name = try string(fields.name, "name", in: item.line)!
         if name == "pocketsphinx" || taken.contains(name) {
             throw fail(fields.name?.line, "recognizer name '\(PrintedName.escaped(name))' is taken")
@@ -212,7 +216,10 @@ struct SuiteReader {
     func transcripts(_ field: Lined<SuiteFile.TranscriptFields>?, variants: [String]) throws -> ImportedTranscripts? {
         guard let field else { return nil }
         guard let fields = field.value else {
-            throw fail(field.line, "'transcripts' must be a mapping with baseline (and customized, variants, format)")
+            throw fail(
+                field.line,
+                "'transcripts' must be a mapping with baseline (and customized, variants, format)"
+                    + given(field.written))
         }
         guard let baseline = try string(fields.baseline, "baseline", in: field.line) else { return nil }
         var transcripts = ImportedTranscripts(
@@ -248,13 +255,15 @@ struct SuiteReader {
         switch field?.value {
         case .list(let arguments)?:
             command = try arguments.map { argument in
-                guard let text = argument.value else { throw fail(argument.line, "arguments are strings") }
+                guard let text = argument.value else {
+                    throw fail(argument.line, "arguments are strings" + given(argument.written))
+                }
                 return text
             }
         case .text(let text)?:
             command = text.split(whereSeparator: \.isWhitespace).map(String.init)
         case nil:
-            throw fail(field?.line, "'\(key)' must be a list of arguments")
+            throw fail(field?.line, "'\(key)' must be a list of arguments" + given(field?.written))
         }
         if let program = command.first, program.contains("/") && !program.hasPrefix("/") {
             command[0] = path(program).path
@@ -316,7 +325,9 @@ struct SuiteReader {
         guard let field else { return nil }
         guard let fields = field.value else {
             throw fail(
-                field.line, "'customization' must be a mapping with decode (and prepare, variants, allowPrivate)")
+                field.line,
+                "'customization' must be a mapping with decode (and prepare, variants, allowPrivate)"
+                    + given(field.written))
         }
         guard fields.decode != nil else {
             throw fail(field.line, "missing key 'decode' (the command of a customized decode, with {audio})")
@@ -341,7 +352,9 @@ struct SuiteReader {
         var streaming = Suite.Streaming(utterances: 10, chunkMilliseconds: 100)
         guard let field else { return streaming }
         guard let fields = field.value else {
-            throw fail(field.line, "'streaming' must be a mapping with utterances and chunkMilliseconds")
+            throw fail(
+                field.line, "'streaming' must be a mapping with utterances and chunkMilliseconds" + given(field.written)
+            )
         }
         if let count = try string(fields.utterances, "utterances", in: field.line, required: false) {
             guard let value = Int(count), value >= 0 else {
@@ -365,13 +378,15 @@ struct SuiteReader {
     func termForms(_ field: Lined<OrderedEntries>?) throws -> [String: String] {
         guard let field else { return [:] }
         guard let entries = field.value else {
-            throw fail(field.line, "'termForms' must be a mapping of surface forms to their terms (albin's: albin)")
+            throw fail(
+                field.line,
+                "'termForms' must be a mapping of surface forms to their terms (albin's: albin)" + given(field.written))
         }
         var forms: [String: String] = [:]
         var declared: [(form: String, term: String, line: Int?)] = []
         for (form, term) in entries.entries {
             guard let text = term.value else {
-                throw fail(term.line, "the term of form '\(form)' is one text, not \(term.written ?? "that")")
+                throw fail(term.line, "the term of form '\(form)' is one text" + given(term.written))
             }
             for (side, words) in [("form", form), ("term", text)] where Normalizer.standard.normalize(words).isEmpty {
                 throw fail(term.line, "term form '\(form)': its \(side) '\(words)' has no word once normalized")
@@ -410,7 +425,7 @@ struct SuiteReader {
         }
         for (name, value) in settings.entries {
             guard let text = value.value else {
-                throw fail(value.line, "decoder setting '\(name)' is one value, not \(value.written ?? "that")")
+                throw fail(value.line, "decoder setting '\(name)' is one value" + given(value.written))
             }
             do {
                 try decoder.set(name, to: text)
@@ -447,6 +462,13 @@ struct SuiteReader {
         "role": "domain or anti-context", "cache": "output or user", "format": "jsonl, trn, ctm or kaldi",
     ]
 
+    /// ", not a list, [0.5]": what the file gave where another kind of value belongs (``Lined/written``); empty
+    /// when it gave nothing (`key:` alone).
+    func given(_ written: String?) -> String {
+        guard let written, written != "''" else { return "" }
+        return ", not \(written)"
+    }
+
     /// "'weight' must be a number, not a list, [0.5]": the key, what it must be, and what the file gave
     /// (``Lined/written``, or a text in quotes).
     func mismatch(_ key: String, _ given: String?) -> String {
@@ -477,7 +499,7 @@ struct SuiteReader {
                 guard let text = item.value else { throw fail(item.line, "'\(key)' must list folders") }
                 return path(text)
             }
-        case nil: throw fail(field.line, "'\(key)' must be a folder or a list of folders")
+        case nil: throw fail(field.line, "'\(key)' must be a folder or a list of folders" + given(field.written))
         }
     }
 
@@ -487,7 +509,10 @@ struct SuiteReader {
     func list<Item>(_ field: Lined<[Item]>?, _ key: String, _ what: String, allowEmpty: Bool = true) throws -> [Item] {
         guard let field else { return [] }
         guard let items = field.value else {
-            throw fail(field.line, "'\(key)' must be a list of \(what)" + (allowEmpty ? " (write [] for none)" : ""))
+            throw fail(
+                field.line,
+                "'\(key)' must be a list of \(what)" + given(field.written) + (allowEmpty ? " (write [] for none)" : "")
+            )
         }
         if items.isEmpty && !allowEmpty {
             throw fail(field.line, "'\(key)' lists no \(what); list at least one, or remove the key")
@@ -513,7 +538,9 @@ struct SuiteReader {
     func checkedNames(_ field: Lined<[Lined<String>]>?, of what: String, known: Set<String>) throws -> [String]? {
         guard let field else { return nil }
         let key = what == "corpus" ? "corpora" : "variants"
-        guard let items = field.value else { throw fail(field.line, "'\(key)' must be a list of \(what) names") }
+        guard let items = field.value else {
+            throw fail(field.line, "'\(key)' must be a list of \(what) names" + given(field.written))
+        }
         return try items.map { item in
             guard let name = item.value, known.contains(name) else {
                 let names = PrintedName.distinguished(known.sorted(), from: item.value.map { [$0] } ?? [])

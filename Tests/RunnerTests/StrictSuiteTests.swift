@@ -74,11 +74,13 @@ struct StrictSuiteTests {
         #expect("\(streaming)".contains("'streaming' must be a mapping"))
         // A variant's corpora given as one name, not a list, used to apply the variant to no corpus at all.
         let oneName = try error(Self.corpora + "variants:\n  - {name: v, training: t.yaml, corpora: c}\n")
-        #expect("\(oneName)".hasSuffix(":4: error: 'corpora' must be a list of corpus names"), "\(oneName)")
+        #expect("\(oneName)".hasSuffix(":4: error: 'corpora' must be a list of corpus names, not 'c'"), "\(oneName)")
         // A recognizer's command that is neither a list nor a line is reported on its own line.
         let mapped = try error(
             Self.corpora + "recognizers:\n  - name: r\n    onDevice: true\n    command: {run: x}\n")
-        #expect("\(mapped)".hasSuffix(":6: error: 'command' must be a list of arguments"), "\(mapped)")
+        #expect(
+            "\(mapped)".hasSuffix(":6: error: 'command' must be a list of arguments, not a mapping, {run: x}"),
+            "\(mapped)")
         // Several problems in one variant: the first is the one always reported first (the mix before the key
         // that is missing).
         let two = try error(Self.corpora + "variants:\n  - {name: v, mix: bogus}\n")

@@ -64,7 +64,7 @@ public enum CorpusError: Error, Equatable, Sendable, CustomStringConvertible {
                     ? "the suite's folder \(allowed[0])" : "the folders \(allowed.joined(separator: ", "))")
                 + "; list its folder under the corpus's allow-outside-paths, or run with --allow-outside-paths"
         case .duplicateID(let path, let line, let id, let firstLine):
-            "\(path):\(line): duplicate id \"\(id)\" (first on line \(firstLine)); ids must be unique"
+            "\(path):\(line): duplicate id \"\(PrintedName.alone(id))\" (first on line \(firstLine)); ids must be unique"
         case .unwritableID(let path, let line, let id, let problem, let source):
             "\(path):\(line): id \(CorpusManifest.jsonString(id))"
                 + (source.map { " (taken from the audio file name \(CorpusManifest.jsonString($0)))" } ?? "")

@@ -93,20 +93,7 @@ enum Summary {
     /// A name or message on one line of a terminal: control characters (a line break or tab that would
     /// break the table's columns, an escape that would start a terminal command) are shown escaped, as
     /// `\n`, `\t`, `\r` or `\u{1B}`.
-    static func printable(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case _ where scalar.properties.generalCategory == .control:
-                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func printable(_ text: String) -> String { PrintedName.escaped(text) }
 }
 
 extension Summary {

@@ -350,6 +350,9 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A recognizer's imported transcript file cannot be used.
     case importedTranscripts(recognizer: String, file: String, message: String)
 
+    /// A user's name or id as a message prints it: control characters escaped (see ``PrintedName``).
+    private static func name(_ text: String) -> String { PrintedName.escaped(text) }
+
     /// `a`, `a and b`, `a, b and c`; at most ten, then how many more.
     private static func list(_ items: [String]) -> String {
         let shown = items.count > 10 ? Array(items.prefix(9)) + ["\(items.count - 9) more"] : items
@@ -362,30 +365,30 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidSuite(let path, let line, let message):
             "\(path)\(line.map { ":\($0)" } ?? ""): error: \(message)"
         case .emptyManifest(let corpus, let manifest):
-            "corpus \(corpus): \(manifest) lists no utterance; a corpus needs at least one"
+            "corpus \(Self.name(corpus)): \(manifest) lists no utterance; a corpus needs at least one"
         case .unknownSplit(let corpus, let manifest, let utterance, let split, let known):
-            "corpus \(corpus): utterance \(utterance) in \(manifest) has split '\(split)', which this suite does not "
+            "corpus \(Self.name(corpus)): utterance \(Self.name(utterance)) in \(manifest) has split '\(Self.name(split))', which this suite does not "
                 + "know (known: \(known.sorted().joined(separator: ", "))); fix the entry's split, or name the split on "
                 + "a corpus of the suite"
         case .emptySplit(let corpus, let manifest, let split, let available):
-            "corpus \(corpus): no utterance of \(manifest) is in split '\(split)' (the manifest has "
+            "corpus \(Self.name(corpus)): no utterance of \(manifest) is in split '\(Self.name(split))' (the manifest has "
                 + available.keys.sorted().map { "\($0): \(available[$0]!)" }.joined(separator: ", ")
                 + "); choose one of those splits"
         case .missingSplit(let corpus, let split):
-            "\(corpus) has no \(split) split to tune on (mark entries with \"split\")"
+            "\(Self.name(corpus)) has no \(Self.name(split)) split to tune on (mark entries with \"split\")"
         case .splitReplacesNothing(let split, let suite):
-            "--split \(split): no corpus of \(suite) names a split, so every utterance would be scored; give the "
+            "--split \(Self.name(split)): no corpus of \(suite) names a split, so every utterance would be scored; give the "
                 + "corpora a split: in the suite, or leave out --split"
         case .splitNotInCorpora(let split, let available):
-            "--split \(split): no corpus has a '\(split)' split, so every utterance would be scored "
+            "--split \(Self.name(split)): no corpus has a '\(Self.name(split))' split, so every utterance would be scored "
                 + (available.isEmpty
                     ? "(no manifest entry names a split); mark entries with \"split\", or leave out --split"
                     : "(the corpora have "
                         + available.keys.sorted().map { "\($0): \(available[$0]!)" }.joined(separator: ", ")
                         + "); choose one of those splits")
-        case .nothingToTune(let variant): "variant \(variant) has no domain corpus to tune on"
+        case .nothingToTune(let variant): "variant \(Self.name(variant)) has no domain corpus to tune on"
         case .noBoostedReference(let corpus, let variant):
-            "\(corpus) dev has no reference word among \(variant)'s boosted words, so B-WER has no data to tune on; "
+            "\(Self.name(corpus)) dev has no reference word among \(Self.name(variant))'s boosted words, so B-WER has no data to tune on; "
                 + "tune on a corpus that says the variant's terms"
         case .tooFewDistractors(let available, let asked):
             "only \(available) distractor words are available, \(asked) were asked for"
@@ -403,12 +406,12 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path) is not empty: an export goes into a new folder, so that nothing of another is sent with it"
         case .importedTranscripts(let recognizer, let file, let message):
             // A parser's message names the file and line itself.
-            "recognizer \(recognizer): " + (message.hasPrefix(file + ":") ? message : "\(file): \(message)")
+            "recognizer \(Self.name(recognizer)): " + (message.hasPrefix(file + ":") ? message : "\(file): \(message)")
         case .privateDataOffDevice(let variant, let recognizer):
-            "variant \(variant)'s training data is private (private: true) and recognizer \(recognizer) runs off the "
-                + "device (onDevice: false): Gambit will not send it there. Leave \(variant) out of the recognizer's "
+            "variant \(Self.name(variant))'s training data is private (private: true) and recognizer \(Self.name(recognizer)) runs off the "
+                + "device (onDevice: false): Gambit will not send it there. Leave \(Self.name(variant)) out of the recognizer's "
                 + "customization variants, or let it go by name with customization: {allowPrivate: true} on "
-                + "\(recognizer) (every report then says it went)"
+                + "\(Self.name(recognizer)) (every report then says it went)"
         }
     }
 }

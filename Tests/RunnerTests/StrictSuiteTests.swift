@@ -1,3 +1,4 @@
+import Corpus
 import Foundation
 import GambitTestSupport
 import Recognition
@@ -448,5 +449,12 @@ struct StrictSuiteTests {
         let unknown = try #require(
             try refusal(Self.corpora + "variants:\n  - {name: v, training: t.yaml, corpora: [\"c\\0\"]}\n"))
         #expect(unknown.message.contains("unknown corpus 'c\\u{0}' (have: 'c')"), "\(unknown.message)")
+        // Every error that names a corpus, an utterance or a variant escapes it; an id in another normal form
+        // shows its code points.
+        let split = RunnerError.unknownSplit(
+            corpus: "c\u{0}", manifest: "m.jsonl", utterance: "u\n1", split: "x", known: [])
+        #expect("\(split)".hasPrefix("corpus c\\u{0}: utterance u\\n1 in m.jsonl"), "\(split)")
+        let duplicate = CorpusError.duplicateID(path: "t.tsv", line: 2, id: "cafe\u{301}", firstLine: 1)
+        #expect("\(duplicate)".contains("\"cafe\u{301} (U+0063 U+0061 U+0066 U+0065 U+0301)\""), "\(duplicate)")
     }
 }

@@ -398,15 +398,7 @@ public enum Gate {
         var message =
             "\(name): \(metric.title) \(delta > 0 ? "rose" : delta < 0 ? "fell" : "stayed") from \(value(before)) to "
             + "\(value(after)) (\(change)\(relative)); \(limitText)"
-        if let significance {
-            let i = significance.interval
-            message += String(
-                format: metric == .falseAlarmsPerHour
-                    ? "; 95%% CI [%+.1f, %+.1f] per hour, %@" : "; 95%% CI [%+.2f, %+.2f] points, %@",
-                i.lower * (metric == .falseAlarmsPerHour ? 1 : 100),
-                i.upper * (metric == .falseAlarmsPerHour ? 1 : 100),
-                significance.verdict)
-        }
+        if let significance { message += significanceText(significance, metric: metric) }
         if exceeds && !failed {
             message +=
                 significance?.tooFewUtterances != nil
@@ -419,6 +411,16 @@ public enum Gate {
             corpus: system.corpus, system: system.key, variant: system.variant, metric: metric, baselineValue: before,
             currentValue: after, delta: delta, limit: limit, exceedsLimit: exceeds, significance: significance,
             failed: failed, message: message)
+    }
+
+    /// "; 95% CI [+0.10, +2.00] points, significant" (per hour for false alarms).
+    static func significanceText(_ significance: ChangeSignificance, metric: GateMetric) -> String {
+        let i = significance.interval
+        let scale = metric == .falseAlarmsPerHour ? 1.0 : 100
+        return String(
+            format: metric == .falseAlarmsPerHour
+                ? "; 95%% CI [%+.1f, %+.1f] per hour, %@" : "; 95%% CI [%+.2f, %+.2f] points, %@",
+            i.lower * scale, i.upper * scale, significance.verdict)
     }
 
     /// The utterances two runs of one system have in common, paired by id.

@@ -213,8 +213,12 @@ public struct HTMLReport: Sendable {
             }
             out += "</div>\n"
         }
-        out +=
-            "<p class=\"note\">B-WER, U-WER and term F1 of a variant row (and its “from” values) are computed on that "
+        return out + summaryLegend() + "</section>\n"
+    }
+
+    /// What the summary's columns and marks mean.
+    func summaryLegend() -> String {
+        "<p class=\"note\">B-WER, U-WER and term F1 of a variant row (and its “from” values) are computed on that "
             + "variant’s boosted words; the baseline row uses all variants’ words. "
             + (results.comparisons.contains { $0.recognizer != nil }
                 ? "An external recognizer’s customized rows are compared with its own baseline. " : "")
@@ -222,7 +226,6 @@ public struct HTMLReport: Sendable {
             + "interval excludes 0, or MAPSSWE p &lt; 0.05)"
             + (results.comparisons.contains { $0.tooFewUtterances != nil } ? "; \(e(Format.tooFewLegend))" : "")
             + ". Oracle gain: (baseline − customized) / (baseline − oracle) WER.</p>"
-        return out + "</section>\n"
     }
 
     /// A change in false alarms per hour, as ``delta(_:significant:tooFewUtterances:)`` shows a change in points.

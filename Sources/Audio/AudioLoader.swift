@@ -79,6 +79,15 @@ public struct AudioLoader: Sendable {
             samples: samples, sampleRate: targetSampleRate, sourceSampleRate: rate, sourceChannels: channels)
     }
 
+    /// A file's length in seconds as its header gives it, without reading its samples: how long an utterance is,
+    /// said while it is being decoded. Nil when the file has no header libsndfile reads.
+    public static func headerSeconds(_ url: URL) -> Double? {
+        guard let (file, info) = try? openSoundFile(url.path, raw: nil) else { return nil }
+        sf_close(file)
+        guard info.samplerate > 0, info.frames >= 0 else { return nil }
+        return Double(info.frames) / Double(info.samplerate)
+    }
+
     /// The size in bytes of the file at `path`, which must exist, be a file and not be empty; checked first so
     /// that the error names what is wrong rather than libsndfile's reading of it.
     private static func nonEmptyFileSize(_ path: String) throws(AudioError) -> Int {

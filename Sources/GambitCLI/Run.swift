@@ -136,6 +136,10 @@ struct Run: ParsableCommand {
             progress: { stage, done, total in progress.update(masker.fragment(stage), done, total) })
         options.allowOutsidePaths = allowOutsidePaths
         options.keepLattices = keepLattices
+        options.longDecode = { utterance, audioSeconds, seconds in
+            progress.stillRunning(
+                "decoding", item: masker.fragment(utterance), audioSeconds: audioSeconds, seconds: seconds)
+        }
         let banner =
             "running \(Summary.printable(masker.fragment(suiteFile.name))): \(suiteFile.corpora.count) corpora, "
             + "\(suiteFile.variants.count) variants, \(workers) workers"

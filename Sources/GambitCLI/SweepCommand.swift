@@ -126,6 +126,10 @@ struct SweepCommand: ParsableCommand {
         let progress = ProgressLine.standardError()
         sweep.log = { progress.log(masker.fragment($0)) }
         sweep.progress = { stage, done, total in progress.update(masker.fragment(stage), done, total) }
+        sweep.longDecode = { audio, audioSeconds, seconds in
+            progress.stillRunning(
+                "decoding", item: masker.fragment(audio), audioSeconds: audioSeconds, seconds: seconds)
+        }
         let (results, cost, recommended) = try sweep.run()
         progress.finish()
         print(masker.fragment(SweepSummary.text(results, cost: cost)))

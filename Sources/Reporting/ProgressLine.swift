@@ -29,6 +29,7 @@ public final class ProgressLine: Sendable {
         var doneAtStart: Int
         var done: Int
         var lastTenth = -1
+        var total = 0
     }
 
     /// - Parameters:
@@ -79,6 +80,7 @@ public final class ProgressLine: Sendable {
                 pass = Pass(started: now, doneAtStart: done, done: done)
             }
             pass.done = done
+            pass.total = total
             defer { state.passes[stage] = pass }
             let finished = done >= total
             if interactive {
@@ -92,6 +94,36 @@ public final class ProgressLine: Sendable {
                 guard tenth > pass.lastTenth else { return }
                 pass.lastTenth = tenth
                 write("  " + line(stage, done, total, pass, now) + "\n")
+            }
+        }
+    }
+
+    /// Tells that one item of `stage` has been running a while though nothing has finished (a long decode): on a
+    /// terminal the stage's line is drawn again with it, piped it is a line of its own, so that a long decode
+    /// never looks like a hung run.
+    ///
+    /// - Parameters:
+    ///   - item: What is running, e.g. the utterance's id.
+    ///   - audioSeconds: How much audio it is, when known.
+    ///   - seconds: How long it has been running.
+    public func stillRunning(_ stage: String, item: String, audioSeconds: Double?, seconds: Double) {
+        let now = clock()
+        let detail =
+            "\(item)" + (audioSeconds.map { " (\(Self.duration($0)) of audio)" } ?? "") + " still running after "
+            + Self.duration(seconds)
+        state.withLock { state in
+            let pass = state.passes[stage]
+            if interactive {
+                if state.current != stage {
+                    if state.open { write("\n") }
+                    state.current = stage
+                }
+                let head = pass.map { line(stage, $0.done, $0.total, $0, now) } ?? "  \(stage)"
+                write("\r\u{1B}[K" + head + "  · " + detail)
+                state.open = true
+                state.lastDrawn = now
+            } else {
+                write("  \(stage): " + (pass.map { "\($0.done)/\($0.total) done; " } ?? "") + detail + "\n")
             }
         }
     }

@@ -28,6 +28,11 @@ public struct RunOptions: Sendable {
     /// Called with (stage, done, total) as the items of a long stage finish: the utterances synthesised for a
     /// corpus (`synthesis: NAME`), the models prepared (`prepare`), the utterances decoded (`decoding`).
     public var progress: (@Sendable (_ stage: String, _ done: Int, _ total: Int) -> Void)?
+    /// Called every ``heartbeatSeconds`` while a decode has run that long (an hour of silence decodes for minutes
+    /// with nothing to show): the utterance's id, its audio's length when known, and how long it has been decoding.
+    public var longDecode: (@Sendable (_ utterance: String, _ audioSeconds: Double?, _ seconds: Double) -> Void)?
+    /// How often ``longDecode`` is called, and how long a decode runs before it is.
+    public var heartbeatSeconds = 30.0
     /// Keep the word lattices of customized decodes that `gambit diagnose` will examine (those with boosted-word
     /// errors, and every anti-context one), so that it reads them rather than decoding again (`--no-keep-lattices`
     /// to keep none).
@@ -397,6 +402,16 @@ public final class Runner {
         transcriber.denyNetwork = options.denyNetwork
         if let progress = options.progress {
             transcriber.progress = { done, total in progress("decoding", done, total) }
+        }
+        if let longDecode = options.longDecode {
+            var utterances: [String: CorpusEntry] = [:]
+            for item in plan.items where utterances[item.request.key] == nil {
+                utterances[item.request.key] = item.entry
+            }
+            transcriber.heartbeat = DecodeHeartbeat(interval: options.heartbeatSeconds) { [utterances] decode in
+                let entry = utterances[decode.request.key]
+                longDecode(entry?.id ?? decode.request.audio, decode.audioSeconds ?? entry?.duration, decode.seconds)
+            }
         }
         transcriber.failJournalAfterLinesForTesting = options.failJournalAfterLinesForTesting
         transcriber.stopAfterJournalLinesForTesting = ProcessInfo.processInfo.environment[

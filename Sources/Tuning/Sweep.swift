@@ -143,6 +143,9 @@ public final class Sweep {
     /// (`lattice pass`), full decodes (`decoding`), the grid's points (`points`), the scaling curve's points
     /// (`scaling curve`).
     public var progress: (@Sendable (_ stage: String, _ done: Int, _ total: Int) -> Void)?
+    /// Called every 30 s while a decode has run that long: the audio file's name, its length when known, and how
+    /// long it has been decoding (see ``DecodeHeartbeat``).
+    public var longDecode: (@Sendable (_ audio: String, _ audioSeconds: Double?, _ seconds: Double) -> Void)?
     /// Decodes for ``run()``, built there from the suite's decoder settings.
     var transcriber: Transcriber?
     /// SHA-256 of each audio file, part of its work keys; computed once per file.
@@ -225,6 +228,12 @@ public final class Sweep {
             Runner.stopAfterJournalLinesVariable
         ].flatMap { Int($0) }
         if let progress { transcriber.progress = { done, total in progress("decoding", done, total) } }
+        if let longDecode {
+            transcriber.heartbeat = DecodeHeartbeat { decode in
+                longDecode(
+                    URL(fileURLWithPath: decode.request.audio).lastPathComponent, decode.audioSeconds, decode.seconds)
+            }
+        }
         self.transcriber = transcriber
         let target = try self.target()
         let dev = target.dev

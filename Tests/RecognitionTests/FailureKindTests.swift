@@ -3,6 +3,7 @@ import Foundation
 import GambitTestSupport
 import Results
 import Scoring
+import Synchronization
 import Testing
 
 @testable import Recognition
@@ -85,5 +86,50 @@ import Testing
         #expect(answer.failure?.contains("not-audio.wav") == true)
         let journaled = try #require(Journal.read(folder.appendingPathComponent("j.jsonl"))[request.key])
         #expect(journaled.failureKind == .audio)
+    }
+
+    /// A recognizer that answers after `seconds` seconds, run on the 1.1 s "cards" clip by `transcriber`.
+    func slowRequest(_ transcriber: Transcriber, seconds: Double, timeout: Double) throws -> WorkRequest {
+        let folder = try TestSupport.temporaryDirectory("slow-recognizer")
+        let script = folder.appendingPathComponent("slow.sh")
+        try "#!/bin/sh\nsleep \(seconds)\necho '{\"transcript\": \"ten of clubs\"}'\n".write(
+            to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        var request = transcriber.request(audio: TestSupport.cards[0], configuration: nil)
+        request.external = ExternalRecognizer(
+            name: "slow", command: [script.path, "{audio}"], onDevice: true, timeoutSeconds: timeout)
+        return request
+    }
+
+    @Test("A recognizer past its timeout fails its utterance naming the audio, the limit and the audio's length")
+    func timeoutSaysTheAudioLength() throws {
+        let transcriber = try Transcriber(mode: .inProcess)
+        let request = try slowRequest(transcriber, seconds: 5, timeout: 1)
+        let answer = try #require(try transcriber.transcribe([request])[request.key])
+        #expect(answer.failureKind == .timeout)
+        let failure = try #require(answer.failure)
+        #expect(failure.contains("external recognizer slow on \(TestSupport.cards[0].path)"), "\(failure)")
+        #expect(failure.contains("no answer within 1 s (killed), on 1.1 s of audio"), "\(failure)")
+        #expect(failure.contains("raise the recognizer's timeout"), "\(failure)")
+    }
+
+    @Test("A decode in a worker that runs long is told of while it runs: which request, its audio and its time")
+    func heartbeat() throws {
+        let transcriber = try Transcriber(mode: .workers(executable: TestSupport.gambitExecutable, count: 1))
+        transcriber.denyNetwork = false
+        let told = Mutex<[LongDecode]>([])
+        transcriber.heartbeat = DecodeHeartbeat(interval: 0.2) { decode in told.withLock { $0.append(decode) } }
+        let request = try slowRequest(transcriber, seconds: 1.5, timeout: 60)
+        let answer = try #require(try transcriber.transcribe([request])[request.key])
+        #expect(answer.failure == nil, "\(answer)")
+        let reports = told.withLock { $0 }
+        let first = try #require(reports.first, "nothing was told while the recognizer took 1.5 s")
+        #expect(reports.allSatisfy { $0.request.key == request.key })
+        #expect(first.seconds >= 0.2 && first.seconds < 1.5, "\(reports.map(\.seconds))")
+        #expect(String(format: "%.1f", first.audioSeconds ?? 0) == "1.1")
+        // Nothing is told once the decode has answered.
+        let count = reports.count
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(told.withLock { $0.count } == count)
     }
 }

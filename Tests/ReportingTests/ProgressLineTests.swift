@@ -107,6 +107,33 @@ import Testing
         #expect(ProgressLine.wantsColour(environment: [:]) == true)
     }
 
+    @Test("A decode that runs long is told of, with its utterance, its audio and its time, though nothing finishes")
+    func stillRunning() {
+        let screen = Screen()
+        let piped = screen.line(interactive: false)
+        piped.update("decoding", 0, 10)
+        piped.update("decoding", 3, 10)
+        screen.advance(130)
+        piped.stillRunning("decoding", item: "utt-7", audioSeconds: 3600, seconds: 130)
+        piped.stillRunning("decoding", item: "utt-8", audioSeconds: nil, seconds: 160)
+        let lines = screen.written.split(separator: "\n").map(String.init)
+        #expect(
+            lines.suffix(2) == [
+                "  decoding: 3/10 done; utt-7 (1h00m of audio) still running after 2m10s",
+                "  decoding: 3/10 done; utt-8 still running after 2m40s",
+            ], "\(lines)")
+
+        let terminal = Screen()
+        let redrawn = terminal.line(interactive: true)
+        redrawn.update("decoding", 3, 10)
+        terminal.advance(130)
+        redrawn.stillRunning("decoding", item: "utt-7", audioSeconds: 3600, seconds: 130)
+        #expect(terminal.written.hasSuffix("3/10  30%  ETA …  · utt-7 (1h00m of audio) still running after 2m10s"))
+        #expect(!terminal.written.hasSuffix("\n"))
+        redrawn.finish()
+        #expect(terminal.written.hasSuffix("\n"))
+    }
+
     @Test("Durations read as seconds, minutes and hours")
     func durations() {
         #expect(ProgressLine.duration(42.4) == "42s")

@@ -139,7 +139,15 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
                     + "\(RecognizerOutput.extraBytes) bytes); no transcript is that long, so the rest was not read")
         }
         if let (reason, timedOut) = run.failure(program: template[0], timeoutSeconds: timeoutSeconds) {
-            throw ExternalRecognizerError(recognizer: name, audio: audio.path, reason: reason, timedOut: timedOut)
+            // The limit is per utterance, so the audio's length says whether it was the recognizer or the audio.
+            let said =
+                timedOut
+                ? reason
+                    + String(
+                        format: ", on %.1f s of audio; raise the recognizer's timeout in the suite if it needs longer",
+                        audioSeconds)
+                : reason
+            throw ExternalRecognizerError(recognizer: name, audio: audio.path, reason: said, timedOut: timedOut)
         }
         switch Self.parse(run.standardOutput, audioSeconds: audioSeconds) {
         case .success(var parsed):

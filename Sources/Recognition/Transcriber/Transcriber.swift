@@ -32,6 +32,8 @@ public final class Transcriber {
     public var denyNetwork = true
     /// Called with (done, total) as requests finish, serialised.
     public var progress: (@Sendable (Int, Int) -> Void)?
+    /// Tells of a decode that runs long, while it runs (worker mode).
+    public var heartbeat: DecodeHeartbeat?
     /// Test hook: the journal append after this many lines writes half its line and then fails as a full disk
     /// would (ENOSPC).
     public var failJournalAfterLinesForTesting: Int?
@@ -172,7 +174,8 @@ public final class Transcriber {
             let offDevice = pending.filter { $0.external.map { !$0.onDevice } ?? false }
             let onDevice = pending.filter { $0.external.map(\.onDevice) ?? true }
             for (part, deny) in [(onDevice, denyNetwork), (offDevice, false)] where !part.isEmpty {
-                let pool = WorkerPool(executable: executable, count: count, denyNetwork: deny, decoder: settings)
+                let pool = WorkerPool(
+                    executable: executable, count: count, denyNetwork: deny, decoder: settings, heartbeat: heartbeat)
                 try pool.run(part, completed: keep)
             }
         }

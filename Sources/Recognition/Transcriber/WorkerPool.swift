@@ -1,3 +1,4 @@
+import Audio
 import Foundation
 import Results
 import Synchronization
@@ -20,18 +21,31 @@ final class WorkerPool: Sendable {
         var nextRequest = 0
         /// Why the run stops early: a worker that did not start, or an answer `completed` could not keep.
         var stopError: (any Error)?
+        /// Each worker's request in flight (by worker), and when it was sent.
+        var inFlight: [Int: (request: WorkRequest, started: Double)] = [:]
+        /// The run has ended: the heartbeat stops.
+        var ended = false
     }
+
+    /// Says, every `interval` seconds, which decode has been running longest once it has run that long: a decode
+    /// of an hour of audio answers nothing for minutes, and a run that prints nothing looks hung.
+    private let heartbeat: DecodeHeartbeat?
 
     /// - Parameters:
     ///   - executable: The `gambit` executable (run as `gambit worker`).
     ///   - count: Number of worker processes.
     ///   - denyNetwork: Start workers in a network namespace when `unshare` works here.
     ///   - decoder: The engine settings every worker decodes with (passed as `gambit worker --decoder JSON`).
-    public init(executable: URL, count: Int, denyNetwork: Bool = true, decoder: DecoderSettings = .standard) {
+    ///   - heartbeat: What to tell of a long decode, and how often; nil for nothing.
+    public init(
+        executable: URL, count: Int, denyNetwork: Bool = true, decoder: DecoderSettings = .standard,
+        heartbeat: DecodeHeartbeat? = nil
+    ) {
         self.executable = executable
         self.count = max(1, count)
         self.denyNetwork = denyNetwork
         self.decoder = decoder
+        self.heartbeat = heartbeat
     }
 
     /// Decodes every request, calling `completed` (serialised) as each finishes, in completion order.
@@ -43,13 +57,25 @@ final class WorkerPool: Sendable {
         let (launcher, isolation) = try launchCommand()
         state.withLock { $0 = State() }
         let group = DispatchGroup()
-        for _ in 0..<min(count, requests.count) {
+        let beating = startHeartbeat()
+        defer {
+            state.withLock { $0.ended = true }
+            beating?.signal()
+        }
+        for slot in 0..<min(count, requests.count) {
             group.enter()
             Thread.detachNewThread { [self] in
-                defer { group.leave() }
+                defer {
+                    state.withLock { _ = $0.inFlight.removeValue(forKey: slot) }
+                    group.leave()
+                }
                 var worker: WorkerProcess?
                 while let next = claim(requests.count) {
                     var request = requests[next]
+                    if let clock = heartbeat?.clock {
+                        let started = clock()
+                        state.withLock { $0.inFlight[slot] = (requests[next], started) }
+                    }
                     var attempt = 0
                     var response: WorkResponse?
                     var crashed = false
@@ -71,6 +97,7 @@ final class WorkerPool: Sendable {
                             return
                         }
                     }
+                    state.withLock { _ = $0.inFlight.removeValue(forKey: slot) }
                     guard var final = response else { continue }
                     final.retries = attempt - 1
                     final.crashed = crashed
@@ -93,6 +120,30 @@ final class WorkerPool: Sendable {
         }
         group.wait()
         if let error = state.withLock({ $0.stopError }) { throw error }
+    }
+
+    /// Starts the thread that tells of long decodes; returns what wakes it to stop, or nil when there is no
+    /// heartbeat.
+    private func startHeartbeat() -> DispatchSemaphore? {
+        guard let heartbeat else { return nil }
+        let wake = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { [self] in
+            var lengths: [String: Double?] = [:]
+            while wake.wait(timeout: .now() + heartbeat.interval) == .timedOut {
+                let now = heartbeat.clock()
+                let (ended, longest) = state.withLock { state in
+                    (state.ended, state.inFlight.values.min { $0.started < $1.started })
+                }
+                guard !ended else { return }
+                guard let longest, now - longest.started >= heartbeat.interval else { continue }
+                let audio = longest.request.audio
+                if lengths[audio] == nil { lengths[audio] = AudioLoader.headerSeconds(URL(fileURLWithPath: audio)) }
+                heartbeat.report(
+                    LongDecode(
+                        request: longest.request, audioSeconds: lengths[audio] ?? nil, seconds: now - longest.started))
+            }
+        }
+        return wake
     }
 
     /// The next request to decode, or nil when there is none or the run is stopping.
@@ -135,6 +186,38 @@ final class WorkerPool: Sendable {
             return (direct, "none (unshare -n is not permitted for this user)")
         }
         return (["/usr/bin/unshare", "-n"] + direct, "network namespace (unshare -n)")
+    }
+}
+
+/// A decode that has been running a while, as ``DecodeHeartbeat`` tells of it.
+public struct LongDecode: Sendable, Equatable {
+    /// What is being decoded.
+    public var request: WorkRequest
+    /// The audio's length, from its header; nil when that cannot be read.
+    public var audioSeconds: Double?
+    /// How long it has been decoding.
+    public var seconds: Double
+}
+
+/// How a transcription in worker processes tells that it is alive while one decode takes long: every `interval`
+/// seconds, the decode running longest, once it has run that long. PocketSphinx has no time limit of its own, so
+/// an hour of silence decodes for minutes without an answer; this says which utterance, how long it is and how
+/// long it has been decoding.
+public struct DecodeHeartbeat: Sendable {
+    /// Seconds between two reports, and how long a decode runs before one tells of it.
+    public var interval: Double
+    /// Seconds from a fixed point (monotonic by default); a test gives its own.
+    public var clock: @Sendable () -> Double
+    /// Called from a thread of its own with the decode running longest.
+    public var report: @Sendable (LongDecode) -> Void
+
+    public init(
+        interval: Double = 30, clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime },
+        report: @escaping @Sendable (LongDecode) -> Void
+    ) {
+        self.interval = interval
+        self.clock = clock
+        self.report = report
     }
 }
 

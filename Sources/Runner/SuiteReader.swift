@@ -117,7 +117,8 @@ struct SuiteReader {
             return value
         }
         // In the order the keys were always checked (see ``suite(_:contentHash:)``).
-        let weight = try parsed(fields.weight, "weight", nil) { Double($0) } ?? 0.5
+        // −0 is 0 (the base model alone), recorded as 0.
+        let weight = try parsed(fields.weight, "weight", nil) { Double($0).map { $0 == 0 ? 0 : $0 } } ?? 0.5
         let applies = try checkedNames(fields.corpora, of: "corpus", known: names)
         let backgroundMass = try parsed(fields.backgroundMass, "backgroundMass", nil) {
             Double($0)

@@ -69,6 +69,16 @@ struct SettingRangeTests {
         }
     }
 
+    @Test("A suite's weight -0 is 0: the base model alone, recorded as 0")
+    func negativeZeroWeight() throws {
+        let folder = try TestSupport.temporaryDirectory("ranges-zero")
+        let url = folder.appendingPathComponent("suite.yaml")
+        try "corpora:\n  - {name: c, manifest: m.jsonl}\nvariants:\n  - {name: v, training: t.yaml, weight: -0}\n"
+            .write(to: url, atomically: true, encoding: .utf8)
+        let weight = try #require(try Suite.load(url).variants.first?.weight)
+        #expect(weight == 0 && weight.sign == .plus)
+    }
+
     @Test("Every default is in range")
     func defaults() throws {
         try PrepareOptions().validate()

@@ -34,6 +34,12 @@ struct BuildTests {
         #expect(loaded == entries)
         let text = try String(contentsOf: manifest, encoding: .utf8)
         #expect(text.hasPrefix("{\"id\": \"chess-001-slt-clean\", \"audio\": \"audio/chess-001-slt-clean.wav\", "))
+
+        // What gambit slurm counts before any job runs: the same utterances, without synthesising them.
+        let planned = try Synthesizer.plannedEntries(texts: texts, output: output, plan: Self.plan)
+        var built = entries
+        for index in built.indices { built[index].duration = nil }
+        #expect(planned == built)
     }
 
     @Test func rebuildReusesStampedFilesAndRedoesOnlyWhatChanged() throws {

@@ -41,7 +41,10 @@ public struct MarkdownReport: Sendable {
         checks(line)
         for corpus in results.corpora {
             let comparisons = results.comparisons.filter { $0.corpus == corpus.name }
-            guard let baseline = results.system(corpus: corpus.name, mode: .baseline) else { continue }
+            guard let baseline = results.system(corpus: corpus.name, mode: .baseline) else {
+                uncompared(corpus, line)
+                continue
+            }
             line()
             line(
                 "### \(Self.inline(corpus.name)) · \(corpus.role == .domain ? "domain" : "anti-context") · "
@@ -230,6 +233,25 @@ public struct MarkdownReport: Sendable {
     /// A name (suite, corpus, variant, recognizer) as literal inline Markdown: every character Markdown
     /// or a table would read as markup (`|`, `*`, `_`, `[`, `<`, …) is backslash-escaped, and line breaks
     /// and other control characters become spaces, so a name can neither end a table row nor a heading.
+    /// A corpus decoded without PocketSphinx's baseline (`modes: [customized]`): its systems' WER, since there is
+    /// nothing to compare them with, rather than nothing at all.
+    private func uncompared(_ corpus: CorpusInfo, _ line: (String) -> Void) {
+        let systems = results.systems.filter { $0.corpus == corpus.name }
+        guard !systems.isEmpty else { return }
+        line("")
+        line(
+            "### \(Self.inline(corpus.name)) · \(corpus.role == .domain ? "domain" : "anti-context") · "
+                + "\(corpus.utteranceCount) utterances · no baseline decoded")
+        line("")
+        let named = systems.map { system in
+            let own = system.mode == .customized ? "customized \(system.variant ?? "")" : system.mode.rawValue
+            return (system.recognizer.map { "\(own) @ \($0)" } ?? own, system.metrics.rates.wordErrorRate)
+        }
+        line(
+            "The suite's modes leave out baseline, so nothing here is a change from it: "
+                + named.map { "\(Self.inline($0.0)) WER \(Format.percent($0.1))" }.joined(separator: ", ") + ".")
+    }
+
     static func inline(_ name: String) -> String {
         var out = ""
         for character in oneLine(name) {

@@ -165,4 +165,16 @@ struct ReportingTests {
         // With a variant, the oracle is shown as the share of its gain, as before.
         #expect(!MarkdownReport(Fixture.results()).render().contains("no variant was decoded here"))
     }
+
+    @Test("summary.md shows each corpus decoded without a baseline (modes: [customized]) instead of leaving it out")
+    func corpusWithoutBaseline() throws {
+        var results = Fixture.results()
+        results.systems.removeAll { $0.mode == .baseline && $0.recognizer == nil }
+        results = results.recomputingAggregates()
+        let markdown = MarkdownReport(results).render()
+        #expect(markdown.contains("### chess · domain · "), "\(markdown)")
+        #expect(markdown.contains("no baseline decoded"), "\(markdown)")
+        #expect(markdown.contains("customized chess-full WER "), "\(markdown)")
+        #expect(markdown.contains("oracle WER 0.00%"), "\(markdown)")
+    }
 }

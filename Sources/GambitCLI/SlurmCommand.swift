@@ -141,6 +141,9 @@ struct SlurmCommand: ParsableCommand {
         static func runCommand(suite: String, options: [String]) throws -> Run {
             do {
                 return try Run.parse([suite] + options)
+            } catch  where Run.exitCode(for: error) == .success {
+                throw ValidationError(
+                    "--help after --: every task would print gambit run's help; run gambit run --help")
             } catch {
                 let message = Run.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init)
                 throw ValidationError(

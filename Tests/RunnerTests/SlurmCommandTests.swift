@@ -62,6 +62,7 @@ struct SlurmCommandTests {
             ),
             (["--tasks", "3", "--", "--workers", "many"], "the options after -- are not all `gambit run`'s"),
             (["--tasks", "3", "--", "more.yaml"], "Unexpected argument 'more.yaml'"),
+            (["--tasks", "3", "--", "--help"], "--help after --: every task would print gambit run's help"),
             // --split is checked as gambit run checks it: the mini suite's corpora name no split.
             (["--tasks", "3", "--", "--split", "dev"], "--split dev: no corpus of"),
             // 11 utterances: 40 tasks leave most shards empty; so do 4 (no id's hash puts it in shard 0).

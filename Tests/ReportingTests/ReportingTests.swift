@@ -176,5 +176,8 @@ struct ReportingTests {
         #expect(markdown.contains("no baseline decoded"), "\(markdown)")
         #expect(markdown.contains("customized chess-full WER "), "\(markdown)")
         #expect(markdown.contains("oracle WER 0.00%"), "\(markdown)")
+        let html = HTMLReport(results).render()
+        #expect(html.contains("<h3>chess</h3>") && html.contains("no baseline decoded"))
+        #expect(html.contains("customized chess-full WER "))
     }
 }

@@ -142,11 +142,32 @@ public struct HTMLReport: Sendable {
             + "</td><td class=\"num\">\(c.oracleGainCaptured.map { Format.percent($0, digits: 0) } ?? "—")</td></tr>"
     }
 
+    /// The card of a corpus decoded without PocketSphinx's baseline (`modes: [customized]`): its systems' WER,
+    /// since there is nothing to compare them with, rather than no card at all.
+    func uncomparedCard(_ corpus: CorpusInfo) -> String {
+        let systems = results.systems.filter { $0.corpus == corpus.name }
+        guard !systems.isEmpty else { return "" }
+        let named = systems.map { system in
+            let own = system.mode == .customized ? "customized \(system.variant ?? "")" : system.mode.rawValue
+            return "\(e(system.recognizer.map { "\(own) @ \($0)" } ?? own)) WER "
+                + Format.percent(system.metrics.rates.wordErrorRate)
+        }
+        return "<div class=\"card\"><div class=\"card-head\"><h3>\(e(corpus.name))</h3>"
+            + (corpus.role == .domain
+                ? "<span class=\"tag domain\">domain</span>" : "<span class=\"tag anti\">anti-context</span>")
+            + "<span class=\"sub\">\(corpus.utteranceCount) utterances · no baseline decoded</span></div>"
+            + "<p class=\"note\">The suite's modes leave out baseline, so nothing here is a change from it: "
+            + named.joined(separator: ", ") + ".</p></div>\n"
+    }
+
     func summary() -> String {
         var out = "<section id=\"summary\"><h2>Summary</h2>\n"
         let variants = results.variants.map(\.name)
         for corpus in results.corpora {
-            guard let baseline = results.system(corpus: corpus.name, mode: .baseline) else { continue }
+            guard let baseline = results.system(corpus: corpus.name, mode: .baseline) else {
+                out += uncomparedCard(corpus)
+                continue
+            }
             let comparisons = results.comparisons.filter { $0.corpus == corpus.name }
             out += "<div class=\"card\"><div class=\"card-head\"><h3>\(e(corpus.name))</h3>"
             out +=

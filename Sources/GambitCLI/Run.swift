@@ -173,7 +173,8 @@ struct Run: ParsableCommand {
         var suiteFile = try Suite.load(URL(fileURLWithPath: suite))
         // A typo in the suite's gate section is caught now, not when CI gates on the results.
         let gate = try GateThresholds.load(from: suiteFile.file)
-        if let unknown = gate.unknownCorpora(known: suiteFile.corpora.map(\.name)).first { throw unknown }
+        let corpora = suiteFile.corpora.map(\.name)
+        if let unknown = gate.unknownCorpora(known: corpora, in: "the suite").first { throw unknown }
         for index in suiteFile.variants.indices {
             if let mix { suiteFile.variants[index].mix = mix }
             if let interpolation { suiteFile.variants[index].interpolation = interpolation }

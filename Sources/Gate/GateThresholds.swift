@@ -119,14 +119,16 @@ public struct GateThresholds: Codable, Sendable, Equatable {
     /// Each per-corpus entry that names a corpus not in `known` (a typo: its limits would never apply, and the
     /// gate would pass on the defaults), as an error with the file, the line and the nearest known name.
     ///
-    /// - Parameter known: The corpora of the results (or the suite) the thresholds are for.
+    /// - Parameters:
+    ///   - known: The corpora of the results (or the suite) the thresholds are for.
+    ///   - holder: What has them, as the message names it: "the results", "the suite".
     /// - Returns: One error per unknown name, in name order; empty when every name is known.
-    public func unknownCorpora(known: [String]) -> [GateThresholdsError] {
+    public func unknownCorpora(known: [String], in holder: String = "the results") -> [GateThresholdsError] {
         corpora.keys.filter { !known.contains($0) }.sorted().map { name in
             let nearest = nearestKey(to: name, in: known).map { " Did you mean `\($0)`?" } ?? ""
             return GateThresholdsError(
                 path: origin?.path ?? "the thresholds", line: origin?.corpusLines[name],
-                message: "the limits for corpus `\(name)` name a corpus the results do not have, so they would never "
+                message: "the limits for corpus `\(name)` name a corpus not in \(holder), so they would never "
                     + "apply.\(nearest) Its corpora: \(known.sorted().map { "`\($0)`" }.joined(separator: ", ")).")
         }
     }

@@ -92,7 +92,9 @@ struct ThresholdsFileTests {
             current: Fixture.results(worse: true), baseline: Fixture.results(), thresholds: thresholds)
         #expect(outcome.status == .badInput && outcome.exitCode == 2)
         let note = try #require(outcome.notes.first)
-        #expect(note.hasPrefix("\(url.path):3: error: the limits for corpus `chesss`"), "\(note)")
+        #expect(
+            note.hasPrefix("\(url.path):3: error: the limits for corpus `chesss` name a corpus not in the results"),
+            "\(note)")
         #expect(note.contains("Did you mean `chess`?"), "\(note)")
         #expect(note.contains("Its corpora: `chess`, `contacts`, `general`."), "\(note)")
         #expect(outcome.notes.count == 1)

@@ -457,4 +457,17 @@ struct StrictSuiteTests {
         let duplicate = CorpusError.duplicateID(path: "t.tsv", line: 2, id: "cafe\u{301}", firstLine: 1)
         #expect("\(duplicate)".contains("\"cafe\u{301} (U+0063 U+0061 U+0066 U+0065 U+0301)\""), "\(duplicate)")
     }
+
+    @Test("gambit run refuses gate limits for a corpus the suite does not have, before anything is decoded")
+    func gateCorpusTypo() throws {
+        let typo = try suite(Self.corpora + "modes: [baseline]\ngate:\n  corpora:\n    cc: {wer: {maxIncrease: 0}}\n")
+        let output = typo.deletingLastPathComponent().appendingPathComponent("out")
+        let run = try TestSupport.gambit(["run", typo.path, "--output", output.path])
+        #expect(run.status == 2, "\(run.output)")
+        #expect(
+            run.output.contains(":6: error: the limits for corpus `cc` name a corpus not in the suite"), "\(run.output)"
+        )
+        #expect(run.output.contains("Did you mean `c`?"), "\(run.output)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
 }

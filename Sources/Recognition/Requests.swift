@@ -107,7 +107,10 @@ public struct AudioBufferRecognitionRequest: Sendable {
 
     /// Splits a clip into fixed-length chunks, as a microphone would deliver it.
     public static func chunks(of clip: AudioClip, milliseconds: Int = 100) -> [[Int16]] {
-        let size = max(1, clip.sampleRate * milliseconds / 1000)
+        // A suite's chunk is bounded where it is read (``DurationSetting/chunkMilliseconds``); one given in code is
+        // kept from overflowing here: a chunk longer than the clip is the clip.
+        let (product, overflow) = clip.sampleRate.multipliedReportingOverflow(by: max(0, milliseconds))
+        let size = overflow ? max(1, clip.samples.count) : max(1, product / 1000)
         return stride(from: 0, to: clip.samples.count, by: size).map {
             Array(clip.samples[$0..<min($0 + size, clip.samples.count)])
         }

@@ -232,3 +232,22 @@ struct RecognizerTests {
         #expect(error.description.contains("XX"))
     }
 }
+
+@Suite("Durations")
+struct DurationTests {
+    @Test("Every duration is finite and within its range, by one check; a chunk given in code never overflows")
+    func bounded() throws {
+        for text in ["1e30", "inf", "nan", "0", "-1", "604801", "soon", ""] {
+            let error = try #require(throws: DurationSettingError.self) { try DurationSetting.timeout.value(of: text) }
+            #expect(error.description.hasPrefix("`timeout` is "), "\(error)")
+            #expect(error.description.hasSuffix("it must be a number of seconds within 1…604800 (7 days)"))
+        }
+        #expect(try DurationSetting.prepareTimeout.value(of: "600") == 600)
+        #expect(throws: DurationSettingError.self) { try DurationSetting.prepareTimeout.check(.infinity) }
+        #expect(throws: DurationSettingError.self) { try DurationSetting.chunkMilliseconds.check(.nan) }
+        // 10⁻³ s of samples per millisecond, times Int.max, used to trap in the worker.
+        let clip = AudioClip(samples: [Int16](repeating: 1, count: 1600), sampleRate: 16_000)
+        #expect(AudioBufferRecognitionRequest.chunks(of: clip, milliseconds: .max) == [clip.samples])
+        #expect(AudioBufferRecognitionRequest.chunks(of: clip, milliseconds: 50).count == 2)
+    }
+}

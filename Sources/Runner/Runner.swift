@@ -297,13 +297,15 @@ public final class Runner {
         return dataFolder
     }
 
-    /// A suite built in code skips the file's checks; settings out of range would crash the engine.
+    /// A suite built in code skips the file's checks; settings out of range would crash the engine. And a
+    /// recognizer program that will not be found stops the run here, before anything is prepared or decoded.
     func validateDecoder() throws {
         do {
             try suite.decoder.validate()
         } catch {
             throw RunnerError.invalidSuite(path: suite.file.path, line: nil, message: error.message)
         }
+        try suite.checkPrograms()
     }
 
     /// Loads (or synthesises) every corpus, prepares every variant and oracle, and hashes the audio this run's

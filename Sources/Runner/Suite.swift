@@ -116,6 +116,17 @@ public struct Suite: Sendable, Equatable {
     /// `termForms:` surface form → term (`albin's: albin`, `nimzoindian: nimzo indian`): each form counts as its
     /// term in every rate (see ``Scoring/Normalizer/withTermForms(_:)``).
     public var termForms: [String: String] = [:]
+    /// Recognizer programs that will not be found when they run, each an error with its line, found when the suite
+    /// was read. A run refuses the first before anything is prepared or decoded (``checkPrograms()``); reading the
+    /// suite does not, so that one can be reported, exported or sent to Slurm from a machine that lacks them.
+    public var missingPrograms: [RunnerError] = []
+
+    /// Refuses a suite whose recognizer programs will not be found (``missingPrograms``).
+    ///
+    /// - Throws: ``RunnerError/invalidSuite(path:line:message:)`` naming the line, the rule and where it looked.
+    public func checkPrograms() throws {
+        if let missing = missingPrograms.first { throw missing }
+    }
 
     /// The normalizer every figure of a run of this suite is scored under: the standard one, with the suite's
     /// term forms.

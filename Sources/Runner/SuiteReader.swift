@@ -33,9 +33,12 @@ struct SuiteReader {
             try checkModes(modes, line: file.modes?.line, corpora: corpora, variants: variants)
         }
         var recognizers: [ExternalRecognizer] = []
+        var missingPrograms: [RunnerError] = []
         for item in try list(file.recognizers, "recognizers", "recognizers") {
-            recognizers.append(
-                try recognizer(item, names: names, variants: variants.map(\.name), taken: recognizers.map(\.name)))
+            let (recognizer, missing) = try recognizer(
+                item, names: names, variants: variants.map(\.name), taken: recognizers.map(\.name))
+            recognizers.append(recognizer)
+            missingPrograms += missing.map { [$0] } ?? []
         }
         // In the order the keys were always checked, so that a file with several problems hears of the same one
         // first.
@@ -53,6 +56,7 @@ struct SuiteReader {
             file: url, corpora: corpora, variants: variants, modes: modes, recognizers: recognizers,
             streaming: streaming, contentHash: contentHash)
         suite.cacheInOutput = cacheInOutput
+        suite.missingPrograms = missingPrograms
         suite.termForms = try termForms(file.termForms)
         suite.decoder = decoder
         for index in suite.variants.indices { suite.variants[index].languageWeight = decoder.languageWeight }
@@ -166,9 +170,11 @@ struct SuiteReader {
         }
     }
 
+    /// One `recognizers:` entry, and the error for a program of it that will not be found (see
+    /// ``missingProgram(_:recognizer:)``).
     func recognizer(
         _ item: Lined<SuiteFile.RecognizerFields>, names: Set<String>, variants: [String], taken: [String]
-    ) throws -> ExternalRecognizer {
+    ) throws -> (ExternalRecognizer, RunnerError?) {
         guard let fields = item.value else {
             throw fail(item.line, "each recognizer is a mapping" + given(item.written))
         }
@@ -209,8 +215,7 @@ struct SuiteReader {
             throw fail(line ?? fields.customization?.line ?? fields.transcripts?.line ?? item.line, problem)
         }
         // Last, so that a command's placeholders are judged before whether its program is there.
-        try findPrograms(fields, recognizer: name)
-        return recognizer
+        return (recognizer, try missingProgram(fields, recognizer: name))
     }
 
     /// A recognizer's `transcripts:`: the files of transcripts made elsewhere; nil when it has none.
@@ -272,10 +277,12 @@ struct SuiteReader {
         return command
     }
 
-    /// Refuses a command whose program will not be found when it runs, saying the rule and where it looked: a
-    /// program named without a slash is looked up on PATH (the command runs through `/usr/bin/env`); a path with
-    /// a slash is resolved against the suite's folder (see ``command(_:_:)``).
-    func findPrograms(_ fields: SuiteFile.RecognizerFields, recognizer name: String) throws {
+    /// The error for a command whose program will not be found when it runs, saying the rule and where it looked
+    /// (a program named without a slash is looked up on PATH, since the command runs through `/usr/bin/env`; a
+    /// path with a slash is resolved against the suite's folder, see ``command(_:_:)``); nil when every program is
+    /// there. Kept in ``Suite/missingPrograms`` for a run to refuse, not thrown: a suite is read on machines that
+    /// do not run it (a report, an export, a Slurm login node).
+    func missingProgram(_ fields: SuiteFile.RecognizerFields, recognizer name: String) throws -> RunnerError? {
         let customization = fields.customization?.value
         for (key, field) in [
             ("command", fields.command), ("prepare", customization?.prepare), ("decode", customization?.decode),
@@ -287,7 +294,7 @@ struct SuiteReader {
             if program.contains("/") {
                 guard !manager.isExecutableFile(atPath: program) else { continue }
                 let what = manager.fileExists(atPath: program) ? "is not executable (chmod +x it)" : "does not exist"
-                throw fail(
+                return fail(
                     field.line,
                     "recognizer '\(name)': the program of its '\(key)', \(written), \(what): \(program). A program "
                         + "path is resolved against the suite's folder (\(folder.path)) unless it starts with /")
@@ -299,7 +306,7 @@ struct SuiteReader {
             }
             if folders.contains(where: { manager.isExecutableFile(atPath: "\($0)/\(program)") }) { continue }
             let beside = folder.appendingPathComponent(program).path
-            throw fail(
+            return fail(
                 field.line,
                 "recognizer '\(name)': the program of its '\(key)', \(program), is not on PATH (looked in "
                     + folders.joined(separator: ", ") + "). A program named without a slash is looked up on PATH; "
@@ -308,6 +315,7 @@ struct SuiteReader {
                         ? "The suite's folder has \(program): write ./\(program)."
                         : "Give its path: ./\(program) for one in the suite's folder, or an absolute path."))
         }
+        return nil
     }
 
     /// The program of a command as the file wrote it (before ``command(_:_:)`` resolved it).

@@ -299,7 +299,7 @@ struct StrictSuiteTests {
     func refusal(_ text: String) throws -> (line: Int?, message: String)? {
         let url = try suite(text)
         do {
-            _ = try Suite.load(url)
+            try Suite.load(url).checkPrograms()
             return nil
         } catch RunnerError.invalidSuite(_, let line, let message) {
             return (line, message)
@@ -412,7 +412,7 @@ struct StrictSuiteTests {
         try "#!/bin/sh\n".write(to: folder.appendingPathComponent("asr-here"), atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes(
             [.posixPermissions: 0o755], ofItemAtPath: folder.appendingPathComponent("asr-here").path)
-        let beside = try #require(throws: RunnerError.self) { try Suite.load(url) }
+        let beside = try #require(throws: RunnerError.self) { try Suite.load(url).checkPrograms() }
         #expect("\(beside)".contains("The suite's folder has asr-here: write ./asr-here."), "\(beside)")
         // Written with a slash, it is found there; a missing one names where it was looked for.
         try recognizer("./asr-here").write(to: url, atomically: true, encoding: .utf8)
@@ -421,6 +421,14 @@ struct StrictSuiteTests {
         #expect(missing.message.contains("./nope/asr, does not exist: /"), "\(missing.message)")
         // A program on PATH is found as before.
         #expect(try refusal(recognizer("sh")) == nil)
+        // Reading the suite is not running it (a report, an export, a Slurm login node): it reads, and a run
+        // refuses it before anything is prepared or decoded.
+        try recognizer("gambit-no-such-asr").write(to: url, atomically: true, encoding: .utf8)
+        #expect(try Suite.load(url).missingPrograms.count == 1)
+        let run = try TestSupport.gambit(["run", url.path, "--output", folder.appendingPathComponent("out").path])
+        #expect(run.status == 2)
+        #expect(run.output.contains("gambit-no-such-asr, is not on PATH"), "\(run.output)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/.gambit").path))
     }
 
     @Test("Modes written out that would decode nothing are refused, saying why")

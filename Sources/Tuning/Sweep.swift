@@ -623,7 +623,8 @@ public final class Sweep {
         var phrases = parameters.countScaling["phrases"] ?? 1
         var templates = parameters.countScaling["templates"] ?? 1
         if let budget = parameters.budget {
-            let phraseTotal = Double(data.phraseCounts.reduce(0) { $0 + $1.count })
+            // In floating point: counts near 2⁶³ are valid, and their sum would overflow.
+            let phraseTotal = data.phraseCounts.reduce(0.0) { $0 + Double($1.count) }
             let templateTotal = Double(data.totalSamples) - phraseTotal
             let scaledTotal = phraseTotal * phrases + templateTotal * templates
             if scaledTotal > Double(budget) {
@@ -635,7 +636,7 @@ public final class Sweep {
         var scaled = CustomLanguageModelData(
             locale: data.locale, identifier: data.identifier, version: data.version, isPrivate: data.isPrivate)
         for phrase in data.phraseCounts {
-            scaled.insert(phrase: phrase.phrase, count: max(1, Int((Double(phrase.count) * phrases).rounded())))
+            scaled.insert(phrase: phrase.phrase, count: Self.scaled(phrase.count, by: phrases))
         }
         for group in data.templateGroups {
             scaled.insert(
@@ -643,11 +644,19 @@ public final class Sweep {
                     classes: group.classes,
                     templates: group.templates.map {
                         TemplatePhraseCountGenerator.Template(
-                            $0.body, count: max(1, Int((Double($0.count) * templates).rounded())))
+                            $0.body, count: Self.scaled($0.count, by: templates))
                     }))
         }
         for pronunciation in data.pronunciations { scaled.insert(term: pronunciation) }
         return scaled
+    }
+
+    /// `count` times `factor`, rounded, at least 1 and at most `Int.max` (a count near 2⁶³ scaled up saturates, as
+    /// the training data's totals do, instead of trapping).
+    static func scaled(_ count: Int, by factor: Double) -> Int {
+        let value = (Double(count) * factor).rounded()
+        guard value.isFinite, value < Double(Int.max) else { return .max }
+        return max(1, Int(value))
     }
 
     /// Marks the points no other point beats on samples, anti-context WER and B-WER at once.

@@ -5,7 +5,8 @@ import Results
 import Runner
 import RunnerTestSupport
 import Testing
-import Tuning
+
+@testable import Tuning
 
 @Suite("Tuning against the budget", .serialized)
 struct SweepTests {
@@ -97,6 +98,14 @@ struct SweepTests {
             high.antiContextWordErrorRate! >= low.antiContextWordErrorRate!,
             "\(curve.map(\.antiContextWordErrorRate))")
         #expect(curve.allSatisfy { $0.antiContextChecks?.count == 1 })
+    }
+
+    @Test("Scaling counts near 2⁶³ saturates instead of trapping; a small count scaled down stays at 1")
+    func scalingSaturates() {
+        #expect(Sweep.scaled(Int.max - 5, by: 1.5) == .max)
+        #expect(Sweep.scaled(Int.max, by: 1) == .max)
+        #expect(Sweep.scaled(3, by: 0.1) == 1)
+        #expect(Sweep.scaled(10, by: 1.5) == 15)
     }
 
     @Test("The recommendation is the lowest B-WER that passes every anti-context check, not the lowest overall")

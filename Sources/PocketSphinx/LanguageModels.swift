@@ -126,8 +126,12 @@ public final class NGramModel {
         var weights: [Float] = [1 - w, w]
         var names: [UnsafePointer<CChar>?] = [UnsafePointer(strdup("base")), UnsafePointer(strdup("custom"))]
         defer { for name in names { free(UnsafeMutablePointer(mutating: name)) } }
-        _ = try EngineError.unwrap("ngram_model_set_interp", ["base \(1 - w)", "custom \(w)"]) {
-            ngram_model_set_interp(pointer, &names, &weights)
+        // Under the lock, as every interpolation is (``Engine``): the call rewrites the set's weights in place, so
+        // one made by another thread at the same moment must not be half-read.
+        try Engine.serialized { () throws(EngineError) in
+            _ = try EngineError.unwrap("ngram_model_set_interp", ["base \(1 - w)", "custom \(w)"]) {
+                ngram_model_set_interp(pointer, &names, &weights)
+            }
         }
     }
 

@@ -149,7 +149,9 @@ public struct RunPlan: Sendable {
                         inputs.boosted = entry.boosted
                         request.externalInputs = inputs
                         // A decode given the utterance's own list depends on it.
-                        if external.customization?.decode.contains(where: { $0.contains("{boosted}") }) ?? false {
+                        if external.customization?.decode.contains(where: {
+                            $0.contains(CommandPlaceholder.boosted.name)
+                        }) ?? false {
                             fingerprint += "|boosted:" + ExternalCustomization.Inputs.jsonList(entry.boosted ?? [])
                         }
                     }

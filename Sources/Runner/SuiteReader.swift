@@ -190,7 +190,8 @@ struct SuiteReader {
         guard fields.command != nil || fields.transcripts != nil else {
             throw fail(
                 item.line,
-                "missing key 'command' (a list of arguments with {audio}), or 'transcripts' (files made elsewhere)")
+                "missing key 'command' (a list of arguments with \(CommandPlaceholder.audio.name)), or 'transcripts' (files "
+                    + "made elsewhere)")
         }
         let command = fields.command == nil ? [] : try self.command(fields.command, "command")
         let onDeviceText = try string(fields.onDevice, "onDevice", in: item.line)!
@@ -207,11 +208,12 @@ struct SuiteReader {
         if let problem = recognizer.problem {
             let customization = fields.customization?.value
             let line =
-                problem.hasPrefix("the command ")
+                problem.hasPrefix("\(CommandPlaceholder.Command.baseline) ")
                 ? fields.command?.line
-                : problem.hasPrefix("the prepare command")
+                : problem.hasPrefix("\(CommandPlaceholder.Command.prepare)")
                     ? customization?.prepare?.line
-                    : problem.hasPrefix("the customized decode command") ? customization?.decode?.line : nil
+                    : problem.hasPrefix("\(CommandPlaceholder.Command.decode(withPrepare: false))")
+                        ? customization?.decode?.line : nil
             throw fail(line ?? fields.customization?.line ?? fields.transcripts?.line ?? item.line, problem)
         }
         // Last, so that a command's placeholders are judged before whether its program is there.
@@ -339,7 +341,9 @@ struct SuiteReader {
                     + given(field.written))
         }
         guard fields.decode != nil else {
-            throw fail(field.line, "missing key 'decode' (the command of a customized decode, with {audio})")
+            throw fail(
+                field.line,
+                "missing key 'decode' (the command of a customized decode, with \(CommandPlaceholder.audio.name))")
         }
         var customization = ExternalCustomization(
             prepare: fields.prepare == nil ? nil : try command(fields.prepare, "prepare"),

@@ -6,17 +6,8 @@ import Hashing
 /// prepare command run once per variant, before any decode, that turns the variant's training data into an
 /// artifact folder, and a decode command that gets that artifact beside the audio.
 ///
-/// Commands name their inputs as placeholders, replaced wherever they occur in an argument:
-///
-/// | placeholder | what it becomes | prepare | decode |
-/// |---|---|---|---|
-/// | `{training}` | the variant's training data as Gambit's JSON export (`docs/training-data.md`) | yes | yes |
-/// | `{phrases}` | the expanded phrase list with sample counts, after the budget | yes | yes |
-/// | `{artifact}` | the folder the prepare command fills, handed to every decode | yes | with a prepare |
-/// | `{weight}` | the variant's weight | yes | yes |
-/// | `{locale}` | the training data's locale (`en-US`) | yes | yes |
-/// | `{audio}` | the audio file | no | its own argument, required |
-/// | `{boosted}` | the utterance's biasing list from the manifest, as a JSON list (`[]` without one) | no | yes |
+/// Commands name their inputs as placeholders (`{training}`, `{artifact}`, …), replaced wherever they occur in an
+/// argument: ``CommandPlaceholder/all`` lists them, what each becomes and which commands may use it.
 public struct ExternalCustomization: Sendable, Hashable, Codable {
     /// Program and arguments run once per variant; nil when the decode command takes the data itself (a
     /// phrase-list API that needs no preparation).
@@ -42,23 +33,10 @@ public struct ExternalCustomization: Sendable, Hashable, Codable {
         self.prepareTimeoutSeconds = prepareTimeoutSeconds
     }
 
-    /// Every placeholder a customization's commands may use besides `{audio}`.
-    public static let placeholders = ["{training}", "{phrases}", "{artifact}", "{weight}", "{locale}", "{boosted}"]
-
     /// Why the commands cannot be used, or nil.
     var problem: String? {
-        var shared: Set<String> = ["{training}", "{phrases}", "{weight}", "{locale}"]
-        if let prepare {
-            if let problem = ExternalRecognizer.problem(
-                of: prepare, allowed: shared.union(["{artifact}"]), what: "the prepare command")
-            {
-                return problem
-            }
-            shared.insert("{artifact}")
-        }
-        return ExternalRecognizer.problem(
-            of: decode, allowed: shared.union([ExternalRecognizer.audioPlaceholder, "{boosted}"]),
-            what: "the customized decode command")
+        if let prepare, let problem = CommandPlaceholder.problem(of: prepare, as: .prepare) { return problem }
+        return CommandPlaceholder.problem(of: decode, as: .decode(withPrepare: prepare != nil))
     }
 
     /// What a customized decode is given: the files and values its placeholders become.
@@ -84,37 +62,12 @@ public struct ExternalCustomization: Sendable, Hashable, Codable {
             self.boosted = boosted
         }
 
-        /// Each placeholder's value.
-        var values: [String: String] {
-            var values = [
-                "{training}": training, "{phrases}": phrases, "{weight}": "\(weight)", "{locale}": locale,
-                "{boosted}": Self.jsonList(boosted ?? []),
-            ]
-            if let artifact { values["{artifact}"] = artifact }
-            return values
-        }
-
         /// Words as one JSON list, what `{boosted}` becomes.
         public static func jsonList(_ words: [String]) -> String {
             let data =
                 (try? JSONSerialization.data(withJSONObject: words, options: [.withoutEscapingSlashes])) ?? Data()
             return String(decoding: data, as: UTF8.self)
         }
-    }
-
-    /// `argument` with every placeholder of `values` replaced.
-    /// `argument` with every placeholder of `values` replaced, in one pass from left to right: a value that
-    /// holds a placeholder's text (a biasing-list word, a path) is never expanded again.
-    static func substitute(_ argument: String, _ values: [String: String]) -> String {
-        var result = ""
-        var rest = argument[...]
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            let placeholder = String(rest[open...close])
-            result += rest[..<open]
-            result += values[placeholder] ?? placeholder
-            rest = rest[rest.index(after: close)...]
-        }
-        return result + rest
     }
 
     /// What one prepare did.
@@ -139,7 +92,7 @@ public struct ExternalCustomization: Sendable, Hashable, Codable {
             return Preparation(seconds: 0, isolation: "nothing to prepare", networkDenied: true)
         }
         let timeout = recognizer.customization?.prepareTimeoutSeconds ?? 600
-        var arguments = command.map { substitute($0, inputs.values) }
+        var arguments = command.map { CommandPlaceholder.substitute($0, CommandPlaceholder.values(inputs, audio: nil)) }
         if !arguments[0].contains("/") { arguments.insert("/usr/bin/env", at: 0) }
         let (launcher, isolation) = denyNetwork ? namespaceLauncher() : ([], "none (the run allows the network)")
         func failure(_ reason: String, timedOut: Bool = false) -> ExternalRecognizerError {

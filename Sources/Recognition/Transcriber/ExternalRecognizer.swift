@@ -45,50 +45,16 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
         self.customization = customization
     }
 
-    /// The placeholder every decode command passes as one argument of its own.
-    public static let audioPlaceholder = "{audio}"
-
     /// Why the recognizer cannot be used, or nil: each command must name a program, a decode command must pass
-    /// `{audio}` as an argument of its own, and every placeholder must be one its command may use (the baseline
-    /// command gets the audio path only).
+    /// `{audio}` as an argument of its own, and every placeholder must be one its command may use
+    /// (``CommandPlaceholder``; the baseline command gets the audio path only).
     public var problem: String? {
         if transcripts != nil {
             return command.isEmpty && customization == nil
                 ? nil : "a recognizer gives either 'transcripts' (made elsewhere) or 'command' (run here), not both"
         }
-        if let problem = Self.problem(of: command, allowed: [Self.audioPlaceholder], what: "the command") {
-            return problem
-        }
+        if let problem = CommandPlaceholder.problem(of: command, as: .baseline) { return problem }
         return customization?.problem
-    }
-
-    /// Why `arguments` cannot be used as a command allowed `allowed` placeholders, or nil.
-    static func problem(of arguments: [String], allowed: Set<String>, what: String) -> String? {
-        guard let program = arguments.first, !program.isEmpty else { return "\(what) is empty" }
-        if allowed.contains(audioPlaceholder), !arguments.contains(audioPlaceholder) {
-            return "\(what) must pass the audio path as the argument \(audioPlaceholder)"
-        }
-        for argument in arguments {
-            for placeholder in placeholders(in: argument) where !allowed.contains(placeholder) {
-                let known = ExternalCustomization.placeholders.contains(placeholder) || placeholder == audioPlaceholder
-                return "\(what) cannot use the placeholder \(placeholder)"
-                    + (known
-                        ? " (it may use \(allowed.sorted().joined(separator: ", ")))"
-                        : ": unknown (known: \((ExternalCustomization.placeholders + [audioPlaceholder]).sorted().joined(separator: ", ")))")
-            }
-        }
-        return nil
-    }
-
-    /// Every `{…}` in an argument.
-    static func placeholders(in argument: String) -> [String] {
-        var found: [String] = []
-        var rest = argument[...]
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            found.append(String(rest[open...close]))
-            rest = rest[rest.index(after: close)...]
-        }
-        return found
     }
 
     /// What the command printed for one utterance.
@@ -116,9 +82,8 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
         -> Output
     {
         let template = inputs == nil ? command : customization?.decode ?? command
-        var values = inputs?.values ?? [:]
-        values[Self.audioPlaceholder] = audio.path
-        var arguments = template.map { ExternalCustomization.substitute($0, values) }
+        let values = CommandPlaceholder.values(inputs, audio: audio.path)
+        var arguments = template.map { CommandPlaceholder.substitute($0, values) }
         if !arguments[0].contains("/") { arguments.insert("/usr/bin/env", at: 0) }
         let start = DispatchTime.now().uptimeNanoseconds
         let run: ChildProcess.Outcome

@@ -89,15 +89,7 @@ struct SlurmCommand: ParsableCommand {
             // A task whose shard holds no utterance would fail: refused here, as `gambit run --shard` refuses it.
             let ids = try run.loadSuite().scoredUtteranceIDs(allowOutsidePaths: run.allowOutsidePaths)
             try RunPlan.checkShards(of: ids, count: tasks)
-            let array = Self.arraySpec(selected)
-            let commands = [
-                ["--parsable", jobs.prepareScript.path],
-                [
-                    "--parsable", "--array=\(array)", "--dependency=afterok:PREPARE", "--kill-on-invalid-dep=yes",
-                    jobs.arrayScript.path,
-                ],
-                ["--parsable", "--dependency=afterany:SHARDS", jobs.mergeScript.path],
-            ].map { (["sbatch"] + $0).map(SlurmJobs.quoted).joined(separator: " ") }
+            let array = SlurmJobs.arraySpec(selected)
             if dryRun {
                 for (url, text) in [
                     (jobs.prepareScript, jobs.prepareScriptText()), (jobs.arrayScript, jobs.arrayScriptText()),
@@ -106,7 +98,11 @@ struct SlurmCommand: ParsableCommand {
                     print("# \(url.path)\n\(text)")
                 }
                 print("# submitted as (PREPARE and SHARDS stand for the job ids sbatch prints):")
-                for command in commands { print(command) }
+                var standIns = ["PREPARE", "SHARDS", "MERGE"].makeIterator()
+                _ = jobs.submitChain(shards: selected) { arguments in
+                    print((["sbatch"] + arguments).map(SlurmJobs.quoted).joined(separator: " "))
+                    return standIns.next() ?? ""
+                }
                 return
             }
             guard Self.sbatch != nil else { throw SlurmError.sbatchNotFound }
@@ -115,12 +111,8 @@ struct SlurmCommand: ParsableCommand {
                 jobs.submissions = earlier.submissions
             }
             try write(jobs, clearing: selected)
-            let prepare = try Self.submit(["--parsable", jobs.prepareScript.path])
-            let shardsJob = try Self.submit([
-                "--parsable", "--array=\(array)", "--dependency=afterok:\(prepare)", "--kill-on-invalid-dep=yes",
-                jobs.arrayScript.path,
-            ])
-            let merge = try Self.submit(["--parsable", "--dependency=afterany:\(shardsJob)", jobs.mergeScript.path])
+            let chain = try jobs.submitChain(shards: selected, Self.submit)
+            let (prepare, shardsJob, merge) = (chain.prepare, chain.array, chain.merge)
             jobs.submissions.append(
                 SlurmJobs.Submission(prepare: prepare, array: shardsJob, merge: merge, shards: selected, date: Date()))
             try jobs.save()
@@ -184,14 +176,6 @@ struct SlurmCommand: ParsableCommand {
             try? manager.removeItem(at: jobs.prepareStatus)
             for shard in shards { try? manager.removeItem(at: jobs.taskStatus(shard)) }
             try jobs.save()
-        }
-
-        /// `0-3`, or `1,3` for a selection.
-        static func arraySpec(_ shards: [Int]) -> String {
-            if let first = shards.first, let last = shards.last, shards == Array(first...last), shards.count > 1 {
-                return "\(first)-\(last)"
-            }
-            return shards.map(String.init).joined(separator: ",")
         }
 
         static var sbatch: URL? {

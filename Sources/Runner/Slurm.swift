@@ -279,6 +279,38 @@ public struct SlurmJobs: Codable, Equatable, Sendable {
         return Array(lines.suffix(count))
     }
 
+    /// The job ids a ``submitChain(shards:_:)`` got.
+    public struct ChainIDs: Sendable, Equatable {
+        public var prepare: String
+        public var array: String
+        public var merge: String
+    }
+
+    /// The one chain of jobs, in order: the prepare job; the array of `shards`, once the prepare job has succeeded;
+    /// the merge, once every task has ended. `submit` gets each job's `sbatch` arguments and returns its id, which
+    /// the later jobs' dependencies name. A dry run passes a `submit` that prints and returns a stand-in id, so
+    /// what it prints is what a submission would run.
+    ///
+    /// - Returns: The three ids `submit` returned.
+    /// - Throws: What `submit` throws; the jobs after that one are not submitted.
+    public func submitChain(shards: [Int], _ submit: (_ arguments: [String]) throws -> String) rethrows -> ChainIDs {
+        let prepare = try submit(["--parsable", prepareScript.path])
+        let array = try submit([
+            "--parsable", "--array=\(Self.arraySpec(shards))", "--dependency=afterok:\(prepare)",
+            "--kill-on-invalid-dep=yes", arrayScript.path,
+        ])
+        let merge = try submit(["--parsable", "--dependency=afterany:\(array)", mergeScript.path])
+        return ChainIDs(prepare: prepare, array: array, merge: merge)
+    }
+
+    /// `0-3`, or `1,3` for a selection: the `--array` value for `shards`.
+    public static func arraySpec(_ shards: [Int]) -> String {
+        if let first = shards.first, let last = shards.last, shards == Array(first...last), shards.count > 1 {
+            return "\(first)-\(last)"
+        }
+        return shards.map(String.init).joined(separator: ",")
+    }
+
     /// The command that submits `shards` again (their tasks resume from their journals), and a merge.
     public func resubmitCommand(shards: [Int]) -> String {
         var words = [gambit, "slurm", suite, "--tasks", String(tasks), "--output", output]

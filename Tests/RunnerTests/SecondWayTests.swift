@@ -1,5 +1,6 @@
 import Foundation
 import GambitTestSupport
+import Runner
 import Testing
 
 /// Guards against second ways to do one thing coming back: each test fails when a second place starts doing what
@@ -59,5 +60,31 @@ struct SecondWayTests {
             let lines = Self.unserializedCalls(in: file.text, of: Self.lockedCalls)
             #expect(lines.isEmpty, "\(file.path), lines \(lines): outside Engine.serialized")
         }
+    }
+
+    @Test("A Slurm chain's jobs depend on the ids the earlier ones got; a dry run prints the same chain")
+    func oneSlurmChain() throws {
+        let jobs = SlurmJobs(
+            gambit: "/usr/bin/gambit", suite: "/s/suite.yaml", output: "/s/out", tasks: 4, cacheFolder: "/s/cache",
+            workingDirectory: "/s")
+        var submitted: [[String]] = []
+        var ids = ["11", "12", "13"].makeIterator()
+        let got = jobs.submitChain(shards: [1, 3]) { arguments in
+            submitted.append(arguments)
+            return ids.next() ?? ""
+        }
+        #expect([got.prepare, got.array, got.merge] == ["11", "12", "13"])
+        #expect(
+            submitted == [
+                ["--parsable", jobs.prepareScript.path],
+                [
+                    "--parsable", "--array=1,3", "--dependency=afterok:11", "--kill-on-invalid-dep=yes",
+                    jobs.arrayScript.path,
+                ],
+                ["--parsable", "--dependency=afterany:12", jobs.mergeScript.path],
+            ])
+        // A second chain (the dry run's own list, as there was) would spell a dependency again.
+        let spelling = try CodeShapeTests.files(under: "Sources").filter { $0.text.contains("--dependency=") }
+        #expect(spelling.map(\.path) == ["Sources/Runner/Slurm.swift"])
     }
 }

@@ -87,4 +87,14 @@ struct SecondWayTests {
         let spelling = try CodeShapeTests.files(under: "Sources").filter { $0.text.contains("--dependency=") }
         #expect(spelling.map(\.path) == ["Sources/Runner/Slurm.swift"])
     }
+
+    @Test("Network isolation is probed in one place: only NetworkNamespace names unshare's program")
+    func oneNetworkProbe() throws {
+        let probing = try CodeShapeTests.files(under: "Sources").filter { file in
+            file.text.split(separator: "\n").contains { line in
+                !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && line.contains("/usr/bin/unshare")
+            }
+        }
+        #expect(probing.map(\.path) == ["Sources/Recognition/Transcriber/NetworkNamespace.swift"])
+    }
 }

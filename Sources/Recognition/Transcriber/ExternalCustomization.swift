@@ -94,7 +94,7 @@ public struct ExternalCustomization: Sendable, Hashable, Codable {
         let timeout = recognizer.customization?.prepareTimeoutSeconds ?? 600
         var arguments = command.map { CommandPlaceholder.substitute($0, CommandPlaceholder.values(inputs, audio: nil)) }
         if !arguments[0].contains("/") { arguments.insert("/usr/bin/env", at: 0) }
-        let (launcher, isolation) = denyNetwork ? namespaceLauncher() : ([], "none (the run allows the network)")
+        let (launcher, isolation) = NetworkNamespace.launcher(deny: denyNetwork)
         func failure(_ reason: String, timedOut: Bool = false) -> ExternalRecognizerError {
             ExternalRecognizerError(
                 recognizer: recognizer.name, audio: trainingName, reason: "prepare: " + reason, timedOut: timedOut)
@@ -111,20 +111,6 @@ public struct ExternalCustomization: Sendable, Hashable, Codable {
             throw failure(reason, timedOut: timedOut)
         }
         return Preparation(seconds: seconds, isolation: isolation, networkDenied: !launcher.isEmpty)
-    }
-
-    /// `unshare -n` when this user may make a network namespace here (an `unshare -n true` succeeds), with how
-    /// the command will be isolated; otherwise no launcher and why.
-    static func namespaceLauncher() -> (launcher: [String], isolation: String) {
-        let unshare = "/usr/bin/unshare"
-        guard FileManager.default.isExecutableFile(atPath: unshare) else {
-            return ([], "none (unshare is not installed)")
-        }
-        let probe = try? ChildProcess.run([unshare, "-n", "/bin/true"], timeoutSeconds: 10)
-        guard probe?.termination == .exited(0) else {
-            return ([], "none (unshare -n is not permitted for this user)")
-        }
-        return ([unshare, "-n"], "network namespace (unshare -n)")
     }
 
     /// A content fingerprint of a folder: every regular file's path relative to it and its bytes, in path order.

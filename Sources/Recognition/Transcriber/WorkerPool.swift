@@ -164,8 +164,8 @@ final class WorkerPool: Sendable {
         return response
     }
 
-    /// `unshare -n gambit worker` when a network namespace can be made here, else `gambit worker`; with how that
-    /// isolates the workers from the network.
+    /// `unshare -n gambit worker` when a network namespace can be made here (``NetworkNamespace``), else
+    /// `gambit worker`; with how that isolates the workers from the network.
     private func launchCommand() throws -> (command: [String], isolation: String) {
         var direct = [executable.path, "worker"]
         if decoder != .standard {
@@ -173,19 +173,8 @@ final class WorkerPool: Sendable {
             try decoder.validate()
             direct += ["--decoder", String(decoding: try JSONEncoder().encode(decoder), as: UTF8.self)]
         }
-        guard denyNetwork, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
-            return (direct, "none")
-        }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        probe.arguments = ["-n", "/bin/true"]
-        probe.standardError = FileHandle.nullDevice
-        try probe.run()
-        probe.waitUntilExit()
-        guard probe.terminationStatus == 0 else {
-            return (direct, "none (unshare -n is not permitted for this user)")
-        }
-        return (["/usr/bin/unshare", "-n"] + direct, "network namespace (unshare -n)")
+        let (launcher, isolation) = NetworkNamespace.launcher(deny: denyNetwork)
+        return (launcher + direct, isolation)
     }
 }
 

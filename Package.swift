@@ -115,12 +115,16 @@ let package = Package(
             ]
         ),
 
+        // The one owner of a run's output folder once there are results: the results file, every report with its
+        // audio links, the sweep.
+        .target(name: "Publishing", dependencies: ["Reporting", "Results", "Runner"]),
+
         // Front ends.
         .executableTarget(
             name: "GambitCLI",
             dependencies: [
                 "Audio", "Corpus", "Recognition", "TrainingData", "LanguageModel", "NGram", "Scoring", "Results",
-                "Reporting", "Gate", "Runner", "Tuning", "Diagnosis",
+                "Reporting", "Gate", "Runner", "Tuning", "Diagnosis", "Publishing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -159,6 +163,9 @@ let package = Package(
             name: "ReportingTests", dependencies: ["Reporting", "Results", "ResultsFixtures", "Scoring", "CXMLSchema"],
             exclude: ["Golden"]
         ),
+        .testTarget(
+            name: "PublishingTests",
+            dependencies: ["Publishing", "Reporting", "Results", "ResultsFixtures", "Runner", "GambitTestSupport"]),
         .testTarget(
             name: "RunnerTests",
             dependencies: [

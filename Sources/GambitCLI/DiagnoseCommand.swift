@@ -1,6 +1,7 @@
 import ArgumentParser
 import Diagnosis
 import Foundation
+import Publishing
 import Reporting
 import Results
 import Runner
@@ -64,7 +65,7 @@ struct Diagnose: ParsableCommand {
         let outcome: DiagnosisOutcome
         do {
             outcome = try Diagnoser.diagnose(request, progress: progress) { results in
-                _ = try ReportWriter.writeAll(results, to: request.runFolder)
+                try RunFolder(request.runFolder).writeReports(results)
             }
         } catch let error as DiagnosisError {
             throw ValidationError(error.description)

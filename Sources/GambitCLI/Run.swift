@@ -3,6 +3,7 @@ import Foundation
 import Gate
 import LanguageModel
 import NGram
+import Publishing
 import Recognition
 import Reporting
 import Results
@@ -149,14 +150,13 @@ struct Run: ParsableCommand {
         progress.finish()
         print(Summary.text(results))
         var timer = StageTimer(stages: results.timings?.stages ?? [])
-        let written = try timer.measure("reports") { try ReportWriter.writeAll(results, to: outputURL) }
+        let folder = RunFolder(outputURL)
+        let written = try timer.measure("reports") { try folder.writeReports(results) }
         if results.timings != nil {
             // The reports' own time goes into the results and the reports that show it, written once more.
             results.timings?.stages = timer.stages
-            try results.write(to: Runner.resultsFile(in: outputURL))
-            _ = try Reporter.write(
-                results, formats: [.json, .html], to: outputURL,
-                audioBase: ReportWriter.audioBase(of: results, in: outputURL))
+            try folder.writeResults(results)
+            try folder.writeReports(results, formats: [.json, .html])
         }
         let top = written.filter { $0.deletingLastPathComponent().path == outputURL.standardizedFileURL.path }
         print(
@@ -341,14 +341,15 @@ struct Merge: ParsableCommand {
         let suite = zip(shards, inputs).lazy.compactMap { shard, input in
             Runner.suiteFile(of: shard, readFrom: input)
         }.first
-        merged = ReportWriter.rebased(merged, suite: suite, to: outputURL)
-        try ReportWriter.checkSeparate(outputURL, from: suite)
-        try OutputPath.check(Runner.resultsFile(in: outputURL), isInside: outputURL)
-        let lock = try OutputFolder.lock(outputURL)
+        let folder = RunFolder(outputURL)
+        merged = folder.rebasing(merged, suite: suite)
+        try folder.checkSeparate(from: suite)
+        try OutputPath.check(folder.resultsFile, isInside: outputURL)
+        let lock = try folder.lock()
         defer { lock.release() }
-        try merged.write(to: Runner.resultsFile(in: outputURL))
+        try folder.writeResults(merged)
         print(Summary.text(merged))
-        _ = try ReportWriter.writeAll(merged, to: outputURL)
+        try folder.writeReports(merged)
         try ExitStatus.end(with: merged)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Publishing
 import Reporting
 import Results
 import Runner
@@ -134,18 +135,9 @@ struct SweepCommand: ParsableCommand {
         progress.finish()
         print(masker.fragment(SweepSummary.text(results, cost: cost)))
 
-        let outputURL = URL(fileURLWithPath: output)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let sweepFile = data.appendingPathComponent("sweep.json")
-        try OutputPath.check(sweepFile, isInside: outputURL)
-        try encoder.encode(results).write(to: sweepFile, options: .atomic)
-        let runFile = Runner.resultsFile(in: outputURL)
-        if var run = try? RunResults.load(from: runFile) {
-            run.sweep = results
-            try run.write(to: runFile)
-            _ = try Reporter.write(run, formats: ReportFormat.allCases, to: outputURL)
-            print("added the sweep to \(runFile.path) and re-rendered the reports in \(output)")
+        let folder = RunFolder(URL(fileURLWithPath: output))
+        if try folder.record(sweep: results) {
+            print("added the sweep to \(folder.resultsFile.path) and re-rendered the reports in \(output)")
         }
         if let writeRecommended {
             try recommended.export(to: URL(fileURLWithPath: writeRecommended))

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hashing
 import NGram
@@ -137,15 +136,14 @@ public struct PreparedArtifact: Sendable, Hashable {
         }
     }
 
+    /// The fingerprint of a prepared model's two files (``ContentHash/fingerprint(of:)``).
+    ///
+    /// - Throws: ``LanguageModelError/artifactInvalid(path:reason:)`` naming a file that is missing.
     static func fingerprint(languageModel: URL, vocabulary: URL) throws(LanguageModelError) -> String {
-        var hasher = SHA256()
-        for url in [languageModel, vocabulary] {
-            guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else {
-                throw .artifactInvalid(path: url.path, reason: "file is missing")
-            }
-            hasher.update(data: Data("\(url.lastPathComponent):\(data.count)\n".utf8))
-            hasher.update(data: data)
+        do {
+            return try ContentHash.fingerprint(of: [languageModel, vocabulary].map { ($0.lastPathComponent, $0) })
+        } catch {
+            throw .artifactInvalid(path: error.path, reason: "file is missing")
         }
-        return ContentHash.hex(hasher.finalize())
     }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hashing
 
@@ -62,25 +61,43 @@ public struct AcousticModel: Sendable, Hashable, Codable {
         return ([language.lowercased()] + rest).joined(separator: "-")
     }
 
+    /// What to do about a missing model file.
+    static let installHint = "install Debian's pocketsphinx-en-us, or set GAMBIT_MODEL_DIR"
+
     /// Checks that every file is there, so a missing package is reported before the engine starts.
     public func validate() throws(RecognitionError) {
-        let hint = "install Debian's pocketsphinx-en-us, or set GAMBIT_MODEL_DIR"
         for url in [hmm.appendingPathComponent("mdef"), languageModel, dictionary]
         where !FileManager.default.isReadableFile(atPath: url.path) {
-            throw .modelMissing(path: url.path, hint: hint)
+            throw .modelMissing(path: url.path, hint: Self.installHint)
+        }
+    }
+
+    /// ``fingerprint``, or `missing:<path>` naming the file that is missing, for what makes keys before any decoder
+    /// starts (a toolchain, a transcriber's work requests, a plan): as with ``WorkRequest/hashFile(_:)``, such a key
+    /// matches no real model's, and the decode that follows fails naming the file, with the install hint
+    /// (``validate()``). What checks a model against an artifact uses ``fingerprint`` itself.
+    public var fingerprintForKeys: String {
+        do {
+            return try fingerprint
+        } catch {
+            guard case .modelMissing(let path, _) = error else { return "missing" }
+            return "missing:\(path)"
         }
     }
 
     /// A SHA-256 fingerprint of the model's defining files (model definition, feature parameters,
     /// base LM), recorded with results so that a report says which model produced them and a
     /// prepared artifact can refuse to load on a different model.
+    ///
+    /// - Throws: ``RecognitionError/modelMissing(path:hint:)`` naming a file that is missing or unreadable.
     public var fingerprint: String {
-        var hasher = SHA256()
-        for url in [hmm.appendingPathComponent("mdef"), hmm.appendingPathComponent("feat.params"), languageModel] {
-            if let data = try? Data(contentsOf: url, options: .alwaysMapped) {
-                hasher.update(data: data)
+        get throws(RecognitionError) {
+            let files = [hmm.appendingPathComponent("mdef"), hmm.appendingPathComponent("feat.params"), languageModel]
+            do {
+                return try ContentHash.fingerprint(of: files.map { ($0.lastPathComponent, $0) })
+            } catch {
+                throw .modelMissing(path: error.path, hint: Self.installHint)
             }
         }
-        return ContentHash.hex(hasher.finalize())
     }
 }

@@ -166,11 +166,14 @@ public final class SpeechRecognizer {
                     path: custom.languageModel.path,
                     reason: "prepared for locale \(locale), but this recognizer is \(self.locale)")
             }
-            if let expected = custom.acousticModelFingerprint, expected != model.fingerprint {
-                throw .customModelInvalid(
-                    path: custom.languageModel.path,
-                    reason: "prepared against a different acoustic model (fingerprint \(expected.prefix(12))…, "
-                        + "this model is \(model.fingerprint.prefix(12))…); prepare it again")
+            if let expected = custom.acousticModelFingerprint {
+                let actual = try model.fingerprint
+                guard expected == actual else {
+                    throw .customModelInvalid(
+                        path: custom.languageModel.path,
+                        reason: "prepared against a different acoustic model (fingerprint \(expected.prefix(12))…, "
+                            + "this model is \(actual.prefix(12))…); prepare it again")
+                }
             }
         }
         let decoder = try Decoder(model: model, settings: settings, custom: custom)

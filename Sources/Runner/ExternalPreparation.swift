@@ -145,7 +145,7 @@ extension Runner {
                 recognizer: recognizer.name, variant: variant.name, version: recognizer.version,
                 prepare: recognizer.customization?.prepare, prepareSeconds: preparation.seconds,
                 networkDenied: preparation.networkDenied,
-                artifactFingerprint: ExternalCustomization.fingerprint(ofFolder: artifact), isPrivate: data.isPrivate,
+                artifactFingerprint: try ContentHash.fingerprint(ofFolder: artifact), isPrivate: data.isPrivate,
                 boostedWords: boostedWords)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
@@ -154,6 +154,12 @@ extension Runner {
                 record.artifactFingerprint, seconds: preparation.seconds, denied: preparation.networkDenied)
         } catch let error as ExternalRecognizerError {
             return outcome(nil, failure: WorkResponse.relativePaths(in: error.description, to: suite.folder))
+        } catch let error as FingerprintError {
+            // A file the prepare command left that cannot be read: its artifact is not what it seemed to prepare.
+            let failure =
+                "external recognizer \(recognizer.name) on \(variant.training.path): prepare: its artifact's "
+                + "file \(error.path): \(error.reason)"
+            return outcome(nil, failure: WorkResponse.relativePaths(in: failure, to: suite.folder))
         }
     }
 

@@ -246,7 +246,7 @@ public final class Runner {
         planning = true
         defer { planning = false }
         let prepared = try prepare(timer: &timer)
-        let plan = try self.plan(prepared, modelFingerprint: toolchain.model.fingerprint)
+        let plan = try self.plan(prepared, modelFingerprint: toolchain.model.fingerprintForKeys)
         let journal = options.output.appendingPathComponent(Self.dataFolder).appendingPathComponent(Self.journalName)
         let journaled = options.fresh ? [] : Transcriber.answeredKeys(in: journal)
         return (plan, journaled)

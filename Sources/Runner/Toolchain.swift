@@ -19,7 +19,7 @@ public final class Toolchain {
         self.compiler = LanguageModelCompiler(
             base: BaseModelFiles(
                 languageModel: model.languageModel, dictionary: model.dictionary,
-                acousticModelFingerprint: model.fingerprint, locale: model.locale))
+                acousticModelFingerprint: model.fingerprintForKeys, locale: model.locale))
         self.cacheFolder = cacheFolder
     }
 

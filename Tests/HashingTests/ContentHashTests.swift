@@ -23,3 +23,41 @@ struct ContentHashTests {
         #expect(ContentHash.hex(ContentHash.sha256(Data("abc".utf8)).prefix(2)) == "ba78")
     }
 }
+
+@Suite("File fingerprints")
+struct FileFingerprintTests {
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fingerprint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try Data("one".utf8).write(to: folder.appendingPathComponent("a.txt"))
+        try Data("two".utf8).write(to: folder.appendingPathComponent("sub/b.txt"))
+        return folder
+    }
+
+    @Test("Each file is hashed as name:length, a line break and its bytes, in the order given")
+    func format() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let a = folder.appendingPathComponent("a.txt")
+        let b = folder.appendingPathComponent("sub/b.txt")
+        #expect(
+            try ContentHash.fingerprint(of: [("a.txt", a), ("b.txt", b)])
+                == ContentHash.sha256Hex(Data("a.txt:3\noneb.txt:3\ntwo".utf8)))
+        #expect(
+            try ContentHash.fingerprint(ofFolder: folder)
+                == ContentHash.sha256Hex(Data("/a.txt:3\none/sub/b.txt:3\ntwo".utf8)))
+    }
+
+    @Test("A missing file is an error naming it, never skipped")
+    func missingFile() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("feat.params")
+        #expect(throws: FingerprintError(path: missing.path, reason: "no such file")) {
+            try ContentHash.fingerprint(of: [
+                ("a.txt", folder.appendingPathComponent("a.txt")), ("feat.params", missing),
+            ])
+        }
+    }
+}

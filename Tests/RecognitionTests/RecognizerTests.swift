@@ -251,3 +251,27 @@ struct DurationTests {
         #expect(AudioBufferRecognitionRequest.chunks(of: clip, milliseconds: 50).count == 2)
     }
 }
+
+@Suite("Acoustic model fingerprint")
+struct AcousticModelFingerprintTests {
+    @Test("A model file that is missing is an error naming it, not a fingerprint of the rest")
+    func missingFile() throws {
+        let installed = AcousticModel.englishUS
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hmm-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(
+            at: installed.hmm.appendingPathComponent("mdef"), to: folder.appendingPathComponent("mdef"))
+        let model = AcousticModel(
+            locale: installed.locale, hmm: folder, languageModel: installed.languageModel,
+            dictionary: installed.dictionary)
+        let missing = folder.appendingPathComponent("feat.params").path
+        #expect(throws: RecognitionError.modelMissing(path: missing, hint: AcousticModelFingerprintTests.hint)) {
+            try model.fingerprint
+        }
+        #expect(model.fingerprintForKeys == "missing:\(missing)")
+        #expect(try installed.fingerprint.count == 64)
+    }
+
+    static let hint = "install Debian's pocketsphinx-en-us, or set GAMBIT_MODEL_DIR"
+}

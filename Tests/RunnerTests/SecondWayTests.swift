@@ -97,4 +97,12 @@ struct SecondWayTests {
         }
         #expect(probing.map(\.path) == ["Sources/Recognition/Transcriber/NetworkNamespace.swift"])
     }
+
+    @Test("Files are fingerprinted one way: only Hashing runs a SHA-256 over files")
+    func oneFileFingerprint() throws {
+        // Compiler's input fingerprint hashes the exported data and the options (a cache key), not files.
+        let hashing = try CodeShapeTests.files(under: "Sources").filter { $0.text.contains("SHA256()") }
+        #expect(
+            hashing.map(\.path) == ["Sources/Hashing/FileFingerprint.swift", "Sources/LanguageModel/Compiler.swift"])
+    }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hashing
 
@@ -111,24 +110,5 @@ public struct ExternalCustomization: Sendable, Hashable, Codable {
             throw failure(reason, timedOut: timedOut)
         }
         return Preparation(seconds: seconds, isolation: isolation, networkDenied: !launcher.isEmpty)
-    }
-
-    /// A content fingerprint of a folder: every regular file's path relative to it and its bytes, in path order.
-    public static func fingerprint(ofFolder folder: URL) -> String {
-        var hasher = SHA256()
-        let base = folder.standardizedFileURL.path
-        let files =
-            (FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])?
-            .compactMap { $0 as? URL } ?? [])
-            .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
-            .map { (String($0.standardizedFileURL.path.dropFirst(base.count)), $0) }
-            .sorted { $0.0 < $1.0 }
-        for (relative, url) in files {
-            hasher.update(data: Data(relative.utf8))
-            hasher.update(data: Data([0]))
-            hasher.update(data: (try? Data(contentsOf: url)) ?? Data("unreadable".utf8))
-            hasher.update(data: Data([0]))
-        }
-        return ContentHash.hex(hasher.finalize())
     }
 }

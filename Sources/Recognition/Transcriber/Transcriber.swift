@@ -27,7 +27,7 @@ public final class Transcriber {
     public let mode: Mode
     /// The acoustic model's fingerprint, part of every key: a SHA-256 over its files, computed once and only when
     /// a key is made (`gambit decode` makes none, and pays nothing for it).
-    public private(set) lazy var modelFingerprint = model.fingerprint
+    public private(set) lazy var modelFingerprint = model.fingerprintForKeys
     /// Start on-device work in a network namespace when the machine allows it (worker mode).
     public var denyNetwork = true
     /// Called with (done, total) as requests finish, serialised.

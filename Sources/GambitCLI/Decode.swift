@@ -31,20 +31,14 @@ struct Decode: ParsableCommand {
     @Option(help: "Training data to customize recognition with (prepared and cached on first use).")
     var training: String?
 
-    @Option(parsing: .unconditional, help: "Weight of the custom language model, 0…1 (0: the base model alone).")
-    var weight = 0.5
+    @Option(parsing: .unconditional, help: ArgumentHelp(PrepareOptions.setting("weight").help))
+    var weight = PrepareOptions.defaults.weight
 
-    @Option(
-        help:
-            "How the customization meets the base model: merged (one model, prepared for --weight; the default) or set (interpolated at decode time)."
-    )
-    var mix = PrepareOptions().mix
+    @Option(help: ArgumentHelp(PrepareOptions.setting("mix").help))
+    var mix = PrepareOptions.defaults.mix
 
-    @Option(
-        help:
-            "Merged: weighted (the set's own score, w · Pc^lw + (1 − w) · Pb^lw, in one model; the default), history (λ from how well each side explains the history) or constant (SRILM's static λ = weight)."
-    )
-    var interpolation = PrepareOptions().interpolation
+    @Option(help: ArgumentHelp(PrepareOptions.setting("interpolation").help))
+    var interpolation = PrepareOptions.defaults.interpolation
 
     @Flag(help: "Do not force on-device recognition (a customized model is then ignored, as on Apple's platforms).")
     var allowServer = false

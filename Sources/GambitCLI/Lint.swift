@@ -19,8 +19,8 @@ struct Lint: ParsableCommand {
     @Argument(help: "Training data: YAML, or a file exported by Gambit.")
     var training: String
 
-    @Option(parsing: .unconditional, help: "Training-data budget in samples.")
-    var budget = TrainingDataLimits.default.sampleBudget
+    @Option(parsing: .unconditional, help: ArgumentHelp(PrepareOptions.setting("budget").help))
+    var budget = PrepareOptions.defaults.limits.sampleBudget
 
     @Flag(help: "Print JSON instead of text.")
     var json = false

@@ -18,67 +18,51 @@ struct Prepare: ParsableCommand {
     @Option(help: "Artifact folder (default: the cache).")
     var output: String?
 
-    @Option(parsing: .unconditional, help: "N-gram order.")
-    var order = 3
+    @Option(parsing: .unconditional, help: ArgumentHelp(PrepareOptions.setting("order").help))
+    var order = PrepareOptions.defaults.order
 
-    @Option(parsing: .unconditional, help: "Training-data budget in samples.")
-    var budget = TrainingDataLimits.default.sampleBudget
+    @Option(parsing: .unconditional, help: ArgumentHelp(PrepareOptions.setting("budget").help))
+    var budget = PrepareOptions.defaults.limits.sampleBudget
 
-    @Flag(inversion: .prefixedNo, help: "Add a spelling-based pronunciation beside each supplied one.")
-    var spellingAlternates = true
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(PrepareOptions.setting("spellingAlternates").help))
+    var spellingAlternates = PrepareOptions.defaults.spellingAlternates
 
-    @Option(
-        help:
-            "How the customization meets the base model: merged (one model with the base model in it; the default) or set (a small model interpolated at decode time)."
-    )
-    var mix = PrepareOptions().mix
+    @Option(help: ArgumentHelp(PrepareOptions.setting("mix").help))
+    var mix = PrepareOptions.defaults.mix
 
-    @Option(
-        parsing: .unconditional,
-        help: "The custom side's weight (Apple's weight), 0…1: the set's w, built into a merged model.")
-    var weight = PrepareOptions().weight
+    @Option(parsing: .unconditional, help: ArgumentHelp(PrepareOptions.setting("weight").help))
+    var weight = PrepareOptions.defaults.weight
 
-    @Option(parsing: .unconditional, help: "Merged: the custom side's share π₀ of the unigram level, 0…1.")
-    var unigramWeight = PrepareOptions().unigramWeight
+    @Option(parsing: .unconditional, help: ArgumentHelp(PrepareOptions.setting("unigramWeight").help))
+    var unigramWeight = PrepareOptions.defaults.unigramWeight
 
-    @Option(
-        parsing: .unconditional,
-        help: "Merged: tempering s of the history probabilities that set each history's weight.")
-    var tempering = PrepareOptions().tempering
+    @Option(parsing: .unconditional, help: ArgumentHelp(PrepareOptions.setting("tempering").help))
+    var tempering = PrepareOptions.defaults.tempering
 
-    @Option(
-        help:
-            "Merged: weighted (the set's own score, w · Pc^lw + (1 − w) · Pb^lw, in one model; the default), history (λ from how well each side explains the history) or constant (SRILM's static λ = weight)."
-    )
-    var interpolation = PrepareOptions().interpolation
+    @Option(help: ArgumentHelp(PrepareOptions.setting("interpolation").help))
+    var interpolation = PrepareOptions.defaults.interpolation
 
-    @Option(
-        parsing: .unconditional,
-        help: "Weighted merge: the decoder's language weight (-lw) the model is built for; the engine's 6.5 by default."
-    )
-    var languageWeight = MergeOptions.defaultLanguageWeight
+    @Option(parsing: .unconditional, help: ArgumentHelp(PrepareOptions.setting("languageWeight").help))
+    var languageWeight = PrepareOptions.defaults.languageWeight
 
     @Option(
         help: ArgumentHelp(
-            "How phrases are framed: fragments (part of what is said) or sentences (whole utterances).",
+            PrepareOptions.setting("phrases").help,
             discussion: "Default: sentences for the set and the weighted merge, fragments for the other merges.",
             valueName: "fragments|sentences"))
     var phrases: PhraseFraming?
 
-    @Option(
-        parsing: .unconditional, help: "Fragments: share of a phrase's count that counts it as a whole utterance, 0…1.")
-    var boundaryShare = PrepareOptions().boundaryShare
+    @Option(parsing: .unconditional, help: ArgumentHelp(PrepareOptions.setting("boundaryShare").help))
+    var boundaryShare = PrepareOptions.defaults.boundaryShare
 
-    @Flag(help: "Merged: keep the merged model's ARPA text (about 100 MB) beside the binary.")
-    var keepArpa = false
+    @Flag(help: ArgumentHelp(PrepareOptions.setting("keepMergedARPA").help))
+    var keepArpa = PrepareOptions.defaults.keepMergedARPA
 
-    @Option(
-        parsing: .unconditional,
-        help: "Set: share of the custom unigram mass kept for words outside the training data (0…1).")
-    var backgroundMass = PrepareOptions().backgroundMass
+    @Option(parsing: .unconditional, help: ArgumentHelp(PrepareOptions.setting("backgroundMass").help))
+    var backgroundMass = PrepareOptions.defaults.backgroundMass
 
-    @Flag(inversion: .prefixedNo, help: "Predict fixed expressions that start with a boosted word as one token.")
-    var compounds = true
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(PrepareOptions.setting("compounds").help))
+    var compounds = PrepareOptions.defaults.compounds
 
     @Flag(help: "Rebuild even when a matching artifact is cached.")
     var ignoreCache = false

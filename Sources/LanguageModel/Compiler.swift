@@ -77,7 +77,7 @@ public struct PrepareOptions: Sendable, Hashable, Codable {
     public init(
         order: Int = 3, spellingAlternates: Bool = true, limits: TrainingDataLimits = .default,
         commonWordCount: Int = 5_000, backgroundMass: Double = 0.9, compounds: Bool = true,
-        compoundSplitShare: Double = 0.01, mix: LanguageModelMix = .merged, weight: Double = 0.5,
+        compoundSplitShare: Double = 0.01, mix: LanguageModelMix = .merged, weight: Double = MergeOptions().weight,
         unigramWeight: Double = MergeOptions().unigramWeight, tempering: Double = MergeOptions().tempering,
         boundaryShare: Double = PrepareOptions.defaultBoundaryShare, keepMergedARPA: Bool = false,
         interpolation: MergeOptions.Interpolation = .weighted, phrases: PhraseFraming? = nil,
@@ -123,17 +123,12 @@ extension PrepareOptions {
 
         /// The option that sets it on the command line: `--boundary-share`.
         public var option: String {
-            "--"
-                + setting.reduce(into: "") { text, character in
-                    text += character.isUppercase ? "-\(character.lowercased())" : String(character)
-                }
+            PrepareOptions.settings.first { $0.name == setting }?.option ?? Setting.kebab(setting)
         }
 
         /// The settings a suite's variant may give (its keys in `variants:`); the others are command-line options
         /// only, and a message that sent the user to a suite key for them would send them to an error.
-        public static let suiteKeys: Set<String> = [
-            "weight", "backgroundMass", "compounds", "mix", "phrases", "boundaryShare", "interpolation",
-        ]
+        public static let suiteKeys = Set(PrepareOptions.settings.filter(\.inSuite).map(\.name))
 
         public var description: String {
             let place =
@@ -147,27 +142,10 @@ extension PrepareOptions {
     ///
     /// - Throws: ``InvalidSetting`` for the first setting out of range.
     public func validate() throws(InvalidSetting) {
-        guard Self.supportedOrders.contains(order) else {
-            throw InvalidSetting(setting: "order", value: "\(order)", allowed: "1…5 (the orders the engine reads)")
-        }
-        guard limits.sampleBudget > 0 else {
-            throw InvalidSetting(setting: "budget", value: "\(limits.sampleBudget)", allowed: "1…\(Int.max) samples")
-        }
-        let shares: [(String, Double)] = [
-            ("weight", weight), ("unigramWeight", unigramWeight), ("boundaryShare", boundaryShare),
-            ("backgroundMass", backgroundMass), ("compoundSplitShare", compoundSplitShare),
-        ]
-        for (name, value) in shares where !(0...1).contains(value) {
-            throw InvalidSetting(setting: name, value: "\(value)", allowed: "0…1")
-        }
-        guard languageWeight > 0, languageWeight <= 100 else {
-            throw InvalidSetting(setting: "languageWeight", value: "\(languageWeight)", allowed: "(0, 100]")
-        }
-        guard tempering >= 0, tempering.isFinite else {
-            throw InvalidSetting(setting: "tempering", value: "\(tempering)", allowed: "0…∞ (finite)")
-        }
-        guard commonWordCount >= 0 else {
-            throw InvalidSetting(setting: "commonWordCount", value: "\(commonWordCount)", allowed: "0 or more")
+        for setting in Self.settings {
+            if let value = setting.outOfRange(self), let allowed = setting.allowed {
+                throw InvalidSetting(setting: setting.name, value: value, allowed: allowed)
+            }
         }
     }
 
@@ -208,30 +186,11 @@ extension PrepareOptions {
     /// that build the same artifact also name the same cache entry.
     public var normalized: PrepareOptions {
         var options = self
-        let defaults = PrepareOptions()
+        for setting in Self.settings where !setting.isUsed(self) { setting.reset(&options, Self.defaults) }
         let framing = phraseFraming
         options.phrases = framing == Self.defaultPhraseFraming(for: mix, interpolation: interpolation) ? nil : framing
-        if framing == .sentences { options.boundaryShare = defaults.boundaryShare }
-        switch mix {
-        case .set:
-            options.weight = defaults.weight
-            options.unigramWeight = defaults.unigramWeight
-            options.tempering = defaults.tempering
-            options.interpolation = defaults.interpolation
-            options.keepMergedARPA = false
-            options.languageWeight = defaults.languageWeight
-        case .merged:
-            // −0 is 0: one artifact, one cache key, and a weight recorded as 0.
-            if options.weight == 0 { options.weight = 0 }
-            if interpolation != .weighted {
-                options.backgroundMass = defaults.backgroundMass
-                options.languageWeight = defaults.languageWeight
-            }
-            if interpolation != .historyDependent {
-                options.unigramWeight = defaults.unigramWeight
-                options.tempering = defaults.tempering
-            }
-        }
+        // −0 is 0: one artifact, one cache key, and a weight recorded as 0.
+        if options.weight == 0 { options.weight = 0 }
         return options
     }
 }

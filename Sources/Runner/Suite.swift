@@ -256,11 +256,10 @@ public struct Suite: Sendable, Equatable {
                 "allow-outside-paths": .value,
             ])),
         "variants": .list(
-            .mapping([
-                "name": .value, "training": .value, "weight": .value, "corpora": .value, "backgroundMass": .value,
-                "compounds": .value, "mix": .value, "phrases": .value, "boundaryShare": .value,
-                "interpolation": .value,
-            ])),
+            .mapping(
+                Dictionary(
+                    uniqueKeysWithValues: (["name", "training", "corpora"]
+                        + PrepareOptions.settings.filter(\.inSuite).map(\.name)).map { ($0, .value) }))),
         "modes": .value,
         "recognizers": .list(
             .mapping([

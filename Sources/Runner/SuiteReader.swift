@@ -122,23 +122,25 @@ struct SuiteReader {
         }
         // In the order the keys were always checked (see ``suite(_:contentHash:)``).
         // −0 is 0 (the base model alone), recorded as 0.
-        let weight = try parsed(fields.weight, "weight", nil) { Double($0).map { $0 == 0 ? 0 : $0 } } ?? 0.5
+        let weight =
+            try parsed(fields.weight, "weight", nil) { Double($0).map { $0 == 0 ? 0 : $0 } }
+            ?? PrepareOptions.defaults.weight
         let applies = try checkedNames(fields.corpora, of: "corpus", known: names)
         let backgroundMass = try parsed(fields.backgroundMass, "backgroundMass", nil) {
             Double($0)
         }
-        let mix = try parsed(fields.mix, "mix", "mix must be set or merged, not '\(fields.mix?.value ?? "")'") {
+        let mix = try parsed(fields.mix, "mix", choice("mix", fields.mix)) {
             LanguageModelMix(rawValue: $0)
         }
         let boundaryShare = try parsed(fields.boundaryShare, "boundaryShare", nil) {
             Double($0)
         }
         let phrases = try parsed(
-            fields.phrases, "phrases", "phrases must be fragments or sentences, not '\(fields.phrases?.value ?? "")'"
+            fields.phrases, "phrases", choice("phrases", fields.phrases)
         ) { PhraseFraming(rawValue: $0) }
         let interpolation = try parsed(
             fields.interpolation, "interpolation",
-            "interpolation must be history, constant or weighted, not '\(fields.interpolation?.value ?? "")'"
+            choice("interpolation", fields.interpolation)
         ) { MergeOptions.Interpolation(rawValue: $0) }
         var variant = Suite.Variant(
             name: try string(fields.name, "name", in: item.line)!,
@@ -154,6 +156,11 @@ struct SuiteReader {
             throw fail(Self.line(of: error.setting, in: fields) ?? item.line, error.description)
         }
         return variant
+    }
+
+    /// "mix must be set or merged, not 'bogus'": a prepare option's value that is none of its choices.
+    func choice(_ key: String, _ field: Lined<String>?) -> String {
+        "\(key) must be \(PrepareOptions.setting(key).accepts), not '\(field?.value ?? "")'"
     }
 
     /// The line of a variant's key named by a prepare option's validation error.
@@ -466,14 +473,15 @@ struct SuiteReader {
     }
 
     /// What each key's value must be, as a message says it; a key not listed holds a text (a name, a path).
-    static let expected: [String: String] = [
-        "weight": "a number", "backgroundMass": "a number", "boundaryShare": "a number",
-        "compounds": "true or false", "onDevice": "true or false", "allowPrivate": "true or false",
-        "timeout": "a number of seconds", "prepareTimeout": "a number of seconds",
-        "utterances": "a whole number", "chunkMilliseconds": "a whole number of milliseconds",
-        "mix": "set or merged", "phrases": "fragments or sentences", "interpolation": "history, constant or weighted",
-        "role": "domain or anti-context", "cache": "output or user", "format": "jsonl, trn, ctm or kaldi",
-    ]
+    /// A variant's prepare options say it in their table (``PrepareOptions/settings``).
+    static let expected: [String: String] = PrepareOptions.settings.filter(\.inSuite).reduce(
+        into: [
+            "onDevice": "true or false", "allowPrivate": "true or false",
+            "timeout": "a number of seconds", "prepareTimeout": "a number of seconds",
+            "utterances": "a whole number", "chunkMilliseconds": "a whole number of milliseconds",
+            "role": "domain or anti-context", "cache": "output or user", "format": "jsonl, trn, ctm or kaldi",
+        ]
+    ) { expected, setting in expected[setting.name] = setting.accepts }
 
     /// ", not a list, [0.5]": what the file gave where another kind of value belongs (``Lined/written``); empty
     /// when it gave nothing (`key:` alone).

@@ -1,4 +1,5 @@
 import Foundation
+import Scoring
 
 /// A command-line program found on a search path, run to completion with its output captured.
 struct ExternalTool: Sendable {
@@ -45,7 +46,7 @@ struct ExternalTool: Sendable {
         do {
             try process.run()
         } catch {
-            throw .toolFailed(command: command, status: -1, output: error.localizedDescription)
+            throw .toolFailed(command: command, status: -1, output: FileSystemReason.reading(executable, error))
         }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -1,5 +1,6 @@
 import Foundation
 import PocketSphinx
+import Scoring
 
 /// The raw output of decoding one utterance, copied out of the engine.
 struct DecodedUtterance {
@@ -143,15 +144,23 @@ final class Decoder {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("gambit-dict-\(UUID().uuidString)")
         let merged = folder.appendingPathComponent("merged.dict")
+        var data: Data
+        do {
+            data = try Data(contentsOf: base)
+        } catch {
+            throw .customModelInvalid(
+                path: vocabulary?.path ?? merged.path,
+                reason: "could not read the base dictionary \(base.path): \(FileSystemReason.reading(base, error))")
+        }
+        if vocabulary != nil, data.last != UInt8(ascii: "\n") { data.append(UInt8(ascii: "\n")) }
+        data.append(extra)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            var data = try Data(contentsOf: base)
-            if vocabulary != nil, data.last != UInt8(ascii: "\n") { data.append(UInt8(ascii: "\n")) }
-            data.append(extra)
             try data.write(to: merged)
         } catch {
             throw .customModelInvalid(
-                path: vocabulary?.path ?? merged.path, reason: "could not write merged dictionary: \(error)")
+                path: vocabulary?.path ?? merged.path,
+                reason: "could not write merged dictionary: \(FileSystemReason.writing(merged, error))")
         }
         return merged
     }

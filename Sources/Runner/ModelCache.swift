@@ -1,4 +1,5 @@
 import Foundation
+import Scoring
 
 /// The folder of models Gambit keeps between runs, and what is in it.
 ///
@@ -162,7 +163,8 @@ public struct ModelCache: Sendable {
                 try FileManager.default.removeItem(at: entry.url)
             } catch {
                 throw RunnerError.cacheEntry(
-                    name: entry.shownName, folder: folder.path, reason: error.localizedDescription)
+                    name: entry.shownName, folder: folder.path,
+                    reason: FileSystemReason.writing(entry.url, error, expecting: .folder))
             }
             freed += entry.bytes
         }

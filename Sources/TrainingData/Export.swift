@@ -94,9 +94,16 @@ extension CustomLanguageModelData {
         let version: Version
         do {
             version = try decoder.decode(Version.self, from: data)
-        } catch {
+        } catch let DecodingError.dataCorrupted(context) {
+            // The decoder keeps no cause on Linux ("not valid JSON"); the parser's own error says where it breaks.
+            var parser: String?
+            do { _ = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) } catch {
+                parser = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            }
             throw TrainingDataError(
-                .malformedExport(problem: "not a JSON object (\(error.localizedDescription))"), at: origin)
+                .malformedExport(problem: "not a JSON object (\(parser ?? context.debugDescription))"), at: origin)
+        } catch {
+            throw TrainingDataError(.malformedExport(problem: "not a JSON object (\(error))"), at: origin)
         }
         guard let formatVersion = version.formatVersion else {
             throw TrainingDataError(.malformedExport(problem: "no `formatVersion` field"), at: origin)

@@ -105,4 +105,13 @@ struct SecondWayTests {
         #expect(
             hashing.map(\.path) == ["Sources/Hashing/FileFingerprint.swift", "Sources/LanguageModel/Compiler.swift"])
     }
+
+    @Test("No error is turned into Foundation's localizedDescription, which drops its cause")
+    func noLocalizedDescription() throws {
+        // File-system errors go through FileSystemReason; Gambit's own errors keep their type or their description.
+        let dropping = try CodeShapeTests.files(under: "Sources").filter { file in
+            CodeShapeTests.code(file.text).contains { $0.contains(".localizedDescription") }
+        }
+        #expect(dropping.map(\.path) == [])
+    }
 }

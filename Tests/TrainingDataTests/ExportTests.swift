@@ -72,3 +72,18 @@ struct ExportTests {
         #expect(data.pronunciations.first?.cmuPhones == [["T", "UW", "AA", "L", "AH", "M", "IY"]])
     }
 }
+
+@Suite("An export that is not JSON")
+struct MalformedExportTests {
+    @Test("says where the JSON breaks, in the parser's words, not Foundation's 'could not be read'")
+    func parserWords() throws {
+        do {
+            _ = try CustomLanguageModelData(exportData: Data("{\"formatVersion\": 1,,}".utf8), file: "t.json")
+            Issue.record("a broken export was read")
+        } catch let error as TrainingDataError {
+            #expect(!error.description.contains("couldn’t be read"), "\(error)")
+            #expect(!error.description.contains("couldn't be read"), "\(error)")
+            #expect(error.description.contains("not a JSON object (Invalid value around character 20.)"), "\(error)")
+        }
+    }
+}

@@ -29,7 +29,8 @@ enum MixCase: String, CaseIterable {
     func options(for variant: Suite.Variant) -> PrepareOptions {
         var variant = variant
         variant.mix = mix
-        variant.interpolation = mix == .merged ? interpolation : nil
+        // The set mix uses no interpolation: normalization gives it the default.
+        variant.requestedOptions.interpolation = interpolation
         return variant.prepareOptions
     }
 }

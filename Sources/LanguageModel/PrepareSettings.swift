@@ -6,10 +6,13 @@ extension PrepareOptions {
     ///
     /// The table ``settings`` drives validation and its messages (``validate()``), normalization (``normalized``
     /// resets what the mix does not use to its default, the default of ``PrepareOptions/init`` being the only
-    /// one), the keys a suite's variant accepts and what a message says each must be, and the command line's help.
-    /// The cache key is the normalized options themselves. A new option is a property of ``PrepareOptions``, its
-    /// default in the initialiser, and one row here; a suite key also needs its field in the suite's reader, and a
-    /// command-line option its declaration in the command.
+    /// one), a suite's variant keys (its schema, its reader and what a message says each must be), and the command
+    /// line's help and defaults. The cache key is the normalized options themselves.
+    ///
+    /// A new option touches: ``PrepareOptions`` (the property and its default in the initialiser), one row here
+    /// (`inSuite: true` makes it a suite key, read and checked from the row; a new enumeration also conforms to
+    /// ``TextValue``), and the declaration of its option in the commands that take it (`gambit prepare`, which a
+    /// test holds to the table), plus the compiler code that uses it.
     public struct Setting: Sendable {
         /// As a suite spells it (`boundaryShare`).
         public var name: String
@@ -18,6 +21,8 @@ extension PrepareOptions {
         public var inSuite: Bool
         /// What it takes, as a message says it: `a number`, `set or merged`.
         public var accepts: String
+        /// It takes one of a few names (`mix: set`), which a message lists.
+        public var isChoice: Bool
         /// Its range, as a message says it (`0…1`); nil when any value it takes is allowed.
         public var allowed: String?
         /// What it does, for the command line's help.
@@ -28,6 +33,8 @@ extension PrepareOptions {
         let isUsed: @Sendable (_ options: PrepareOptions) -> Bool
         /// Sets it in `options` to its value in `defaults`.
         let reset: @Sendable (_ options: inout PrepareOptions, _ defaults: PrepareOptions) -> Void
+        /// Sets it in `options` from its text as a suite writes it; false when the text is not a value it takes.
+        public let read: @Sendable (_ options: inout PrepareOptions, _ text: String) -> Bool
 
         /// The option that sets it on the command line: its name in kebab case (`--boundary-share`) unless the row
         /// says otherwise.
@@ -44,7 +51,7 @@ extension PrepareOptions {
         /// The command line's help: what it does and its range (`Merged: …, within 0…1.`).
         public var help: String { summary + (allowed.map { ", within \($0)" } ?? "") + "." }
 
-        init<Value: Sendable>(
+        init<Value: TextValue>(
             _ name: String, _ path: WritableKeyPath<PrepareOptions, Value> & Sendable, inSuite: Bool = false,
             option: String? = nil, accepts: String, within allowed: String? = nil,
             contains: @escaping @Sendable (Value) -> Bool = { _ in true },
@@ -53,12 +60,18 @@ extension PrepareOptions {
             self.name = name
             self.inSuite = inSuite
             self.option = option ?? Self.kebab(name)
+            self.isChoice = Value.isChoice
             self.accepts = accepts
             self.allowed = allowed
             self.summary = summary
             self.outOfRange = { options in contains(options[keyPath: path]) ? nil : "\(options[keyPath: path])" }
             self.isUsed = isUsed
             self.reset = { options, defaults in options[keyPath: path] = defaults[keyPath: path] }
+            self.read = { options, text in
+                guard let value = Value(suiteText: text) else { return false }
+                options[keyPath: path] = value
+                return true
+            }
         }
     }
 
@@ -146,3 +159,49 @@ extension PrepareOptions {
     /// where the command line and a suite read a default from.
     public static let defaults = PrepareOptions()
 }
+
+/// A prepare option's type, read from the text a suite writes.
+public protocol TextValue: Sendable {
+    /// The value `text` writes, or nil.
+    init?(suiteText text: String)
+    /// A choice of a few names (an enumeration).
+    static var isChoice: Bool { get }
+}
+
+extension TextValue {
+    public static var isChoice: Bool { false }
+}
+
+extension Double: TextValue {
+    /// −0 is 0: one artifact, one cache key, and a value recorded as 0.
+    public init?(suiteText text: String) {
+        guard let value = Double(text) else { return nil }
+        self = value == 0 ? 0 : value
+    }
+}
+
+extension Int: TextValue {
+    public init?(suiteText text: String) { self.init(text) }
+}
+
+extension Bool: TextValue {
+    public init?(suiteText text: String) { self.init(text) }
+}
+
+extension Optional: TextValue where Wrapped: TextValue {
+    public static var isChoice: Bool { Wrapped.isChoice }
+
+    public init?(suiteText text: String) {
+        guard let value = Wrapped(suiteText: text) else { return nil }
+        self = .some(value)
+    }
+}
+
+extension TextValue where Self: RawRepresentable, RawValue == String {
+    public init?(suiteText text: String) { self.init(rawValue: text) }
+    public static var isChoice: Bool { true }
+}
+
+extension LanguageModelMix: TextValue {}
+extension PhraseFraming: TextValue {}
+extension MergeOptions.Interpolation: TextValue {}

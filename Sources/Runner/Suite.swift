@@ -48,44 +48,50 @@ public struct Suite: Sendable, Equatable {
     public struct Variant: Sendable, Equatable, Codable {
         public var name: String
         public var training: URL
-        public var weight: Double
         /// Domain corpora this variant is evaluated on (anti-context corpora always are); nil for all.
         public var corpora: [String]?
-        /// Overrides the compiler's background mass for this variant (see `PrepareOptions`).
-        public var backgroundMass: Double?
-        /// Overrides whether the compiler joins fixed expressions into compounds (see `PrepareOptions`).
-        public var compounds: Bool?
-        /// How the customization is combined with the base model (`mix: merged` or `mix: set`);
-        /// nil for the compiler's default, the weighted merge.
-        public var mix: LanguageModelMix?
-        /// `phrases: fragments | sentences`: how the compiler frames each phrase (see `PhraseFraming`);
-        /// nil for the mix's default.
-        public var phrases: PhraseFraming?
-        /// Overrides the boundary share of phrases framed as fragments (see `PrepareOptions`).
-        public var boundaryShare: Double?
-        /// Merged mix: `interpolation: weighted` for the set's own weighting in one model (the default), `history`
-        /// for λ(h) from how well each side explains the history, `constant` for SRILM's static λ = weight.
-        public var interpolation: MergeOptions.Interpolation?
-        /// The suite's decoder language weight (`decoder: {languageWeight: …}`), which a weighted merge is
-        /// built for; nil for the engine's default.
-        public var languageWeight: Double?
+        /// The options as the suite gives them (its keys from ``PrepareOptions/settings``, the defaults for the
+        /// others, and the suite's decoder language weight, which a weighted merge is built for), before
+        /// ``PrepareOptions/normalized`` resets what the mix does not use: what ``PrepareOptions/validate()``
+        /// checks.
+        public var requestedOptions: PrepareOptions
+
+        public init(
+            name: String, training: URL, weight: Double = PrepareOptions.defaults.weight, corpora: [String]? = nil,
+            options: PrepareOptions = PrepareOptions.defaults
+        ) {
+            self.name = name
+            self.training = training
+            self.corpora = corpora
+            self.requestedOptions = options
+            self.requestedOptions.weight = weight
+        }
 
         /// Compiler options for this variant. The merged mix builds the weight into the model.
         public var prepareOptions: PrepareOptions { requestedOptions.normalized }
 
-        /// The options as the suite gives them, before ``PrepareOptions/normalized`` resets what the
-        /// mix does not use: what ``PrepareOptions/validate()`` checks.
-        public var requestedOptions: PrepareOptions {
-            var options = PrepareOptions()
-            if let backgroundMass { options.backgroundMass = backgroundMass }
-            if let compounds { options.compounds = compounds }
-            if let mix { options.mix = mix }
-            if let phrases { options.phrases = phrases }
-            if let boundaryShare { options.boundaryShare = boundaryShare }
-            if let interpolation { options.interpolation = interpolation }
-            if let languageWeight { options.languageWeight = languageWeight }
-            options.weight = weight
-            return options
+        /// The custom side's weight (`weight:`).
+        public var weight: Double {
+            get { requestedOptions.weight }
+            set { requestedOptions.weight = newValue }
+        }
+
+        /// How the customization is combined with the base model (`mix: merged` or `mix: set`).
+        public var mix: LanguageModelMix {
+            get { requestedOptions.mix }
+            set { requestedOptions.mix = newValue }
+        }
+
+        /// Merged mix: how the two sides are interpolated (`interpolation:`).
+        public var interpolation: MergeOptions.Interpolation {
+            get { requestedOptions.interpolation }
+            set { requestedOptions.interpolation = newValue }
+        }
+
+        /// How phrases are framed (`phrases:`); nil for the mix's default.
+        public var phrases: PhraseFraming? {
+            get { requestedOptions.phrases }
+            set { requestedOptions.phrases = newValue }
         }
     }
 

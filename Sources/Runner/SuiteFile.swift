@@ -1,3 +1,4 @@
+import LanguageModel
 import Yams
 
 /// A value of a user's YAML file with the line it is on, decoded leniently: ``value`` is nil when the node is not a
@@ -132,14 +133,27 @@ struct SuiteFile: Decodable {
     struct VariantFields: Decodable {
         var name: Lined<String>?
         var training: Lined<String>?
-        var weight: Lined<String>?
         var corpora: Lined<[Lined<String>]>?
-        var backgroundMass: Lined<String>?
-        var compounds: Lined<String>?
-        var mix: Lined<String>?
-        var phrases: Lined<String>?
-        var boundaryShare: Lined<String>?
-        var interpolation: Lined<String>?
+        /// The prepare options it gives, by their name in ``PrepareOptions/settings``.
+        var options: [String: Lined<String>] = [:]
+
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            name = try container.decodeIfPresent(Lined<String>.self, forKey: Key(stringValue: "name"))
+            training = try container.decodeIfPresent(Lined<String>.self, forKey: Key(stringValue: "training"))
+            corpora = try container.decodeIfPresent(Lined<[Lined<String>]>.self, forKey: Key(stringValue: "corpora"))
+            for setting in PrepareOptions.settings where setting.inSuite {
+                options[setting.name] = try container.decodeIfPresent(
+                    Lined<String>.self, forKey: Key(stringValue: setting.name))
+            }
+        }
     }
 
     struct RecognizerFields: Decodable {

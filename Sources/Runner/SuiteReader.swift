@@ -59,7 +59,9 @@ struct SuiteReader {
         suite.missingPrograms = missingPrograms
         suite.termForms = try termForms(file.termForms)
         suite.decoder = decoder
-        for index in suite.variants.indices { suite.variants[index].languageWeight = decoder.languageWeight }
+        for index in suite.variants.indices {
+            if let weight = decoder.languageWeight { suite.variants[index].requestedOptions.languageWeight = weight }
+        }
         suite.declaredSplits = corpora.compactMap(\.split)
         return suite
     }
@@ -114,46 +116,26 @@ struct SuiteReader {
 
     func variant(_ item: Lined<SuiteFile.VariantFields>, names: Set<String>) throws -> Suite.Variant {
         guard let fields = item.value else { throw fail(item.line, "each variant is a mapping" + given(item.written)) }
-        func parsed<T>(_ field: Lined<String>?, _ key: String, _ message: String?, _ parse: (String) -> T?) throws -> T?
-        {
-            guard let text = try string(field, key, in: item.line, required: false) else { return nil }
-            guard let value = parse(text) else { throw fail(field?.line, message ?? mismatch(key, "'\(text)'")) }
-            return value
+        // The prepare options first, in their table's order, then the variant's own keys: a value a key does not
+        // take is reported before a key that is missing.
+        var options = PrepareOptions.defaults
+        for setting in PrepareOptions.settings where setting.inSuite {
+            let field = fields.options[setting.name]
+            guard let text = try string(field, setting.name, in: item.line, required: false) else { continue }
+            guard setting.read(&options, text) else {
+                throw fail(
+                    field?.line, setting.isChoice ? choice(setting.name, field) : mismatch(setting.name, "'\(text)'"))
+            }
         }
-        // In the order the keys were always checked (see ``suite(_:contentHash:)``).
-        // −0 is 0 (the base model alone), recorded as 0.
-        let weight =
-            try parsed(fields.weight, "weight", nil) { Double($0).map { $0 == 0 ? 0 : $0 } }
-            ?? PrepareOptions.defaults.weight
-        let applies = try checkedNames(fields.corpora, of: "corpus", known: names)
-        let backgroundMass = try parsed(fields.backgroundMass, "backgroundMass", nil) {
-            Double($0)
-        }
-        let mix = try parsed(fields.mix, "mix", choice("mix", fields.mix)) {
-            LanguageModelMix(rawValue: $0)
-        }
-        let boundaryShare = try parsed(fields.boundaryShare, "boundaryShare", nil) {
-            Double($0)
-        }
-        let phrases = try parsed(
-            fields.phrases, "phrases", choice("phrases", fields.phrases)
-        ) { PhraseFraming(rawValue: $0) }
-        let interpolation = try parsed(
-            fields.interpolation, "interpolation",
-            choice("interpolation", fields.interpolation)
-        ) { MergeOptions.Interpolation(rawValue: $0) }
-        var variant = Suite.Variant(
+        let corpora = try checkedNames(fields.corpora, of: "corpus", known: names)
+        let variant = Suite.Variant(
             name: try string(fields.name, "name", in: item.line)!,
-            training: path(try string(fields.training, "training", in: item.line)!), weight: weight,
-            corpora: applies, backgroundMass: backgroundMass,
-            compounds: try parsed(fields.compounds, "compounds", nil) { Bool($0) },
-            mix: mix, boundaryShare: boundaryShare)
-        variant.phrases = phrases
-        variant.interpolation = interpolation
+            training: path(try string(fields.training, "training", in: item.line)!), weight: options.weight,
+            corpora: corpora, options: options)
         do {
             try variant.requestedOptions.validate()
         } catch {
-            throw fail(Self.line(of: error.setting, in: fields) ?? item.line, error.description)
+            throw fail(fields.options[error.setting]?.line ?? item.line, error.description)
         }
         return variant
     }
@@ -161,20 +143,6 @@ struct SuiteReader {
     /// "mix must be set or merged, not 'bogus'": a prepare option's value that is none of its choices.
     func choice(_ key: String, _ field: Lined<String>?) -> String {
         "\(key) must be \(PrepareOptions.setting(key).accepts), not '\(field?.value ?? "")'"
-    }
-
-    /// The line of a variant's key named by a prepare option's validation error.
-    static func line(of setting: String, in fields: SuiteFile.VariantFields) -> Int? {
-        switch setting {
-        case "weight": fields.weight?.line
-        case "backgroundMass": fields.backgroundMass?.line
-        case "compounds": fields.compounds?.line
-        case "mix": fields.mix?.line
-        case "phrases": fields.phrases?.line
-        case "boundaryShare": fields.boundaryShare?.line
-        case "interpolation": fields.interpolation?.line
-        default: nil
-        }
     }
 
     /// One `recognizers:` entry, and the error for a program of it that will not be found (see

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LanguageModel
 import Publishing
 import Reporting
 import Results
@@ -105,7 +106,10 @@ struct SweepCommand: ParsableCommand {
         options.workers = workers
         options.workerExecutable = Run.executable()
         options.fresh = fresh
-        guard options.weights.allSatisfy({ $0 <= 1 }) else { throw ValidationError("--weights must be within 0…1") }
+        // Each weight in the range of a variant's (the prepare options' table).
+        guard options.weights.allSatisfy({ (try? PrepareOptions(weight: $0).validate()) != nil }) else {
+            throw ValidationError("--weights must be within \(PrepareOptions.setting("weight").allowed ?? "")")
+        }
         let suiteFile = try Suite.load(URL(fileURLWithPath: suite))
         // Refused before the sweep's long work, not after it.
         try OutputFolder.checkSeparate(URL(fileURLWithPath: output), from: suiteFile)

@@ -156,16 +156,24 @@ struct WeightedMergeTests {
         var generator = SplitMix64(seed: 7)
         var largest = 0.0
         var compared = 0
-        for _ in 0..<300 {
+        let data = Set(pair.dataWords)
+        let baseWords = pair.tables.words.filter { !data.contains($0) && !$0.hasPrefix("<") }
+        // Data words, which the custom side wins at 10⁻⁹ (the merge had taken ln 10⁻⁹ for them), and words only the
+        // base knows, which only the base's share scores at 1 − 10⁻⁹ (the merge had given that share 10⁻⁹, not
+        // 10⁻⁶): each weight is tested where the clamp changes the score.
+        for index in 0..<600 {
             let history = pair.dataWords[Int.random(in: 0..<pair.dataWords.count, using: &generator)]
-            let word = pair.dataWords[Int.random(in: 0..<pair.dataWords.count, using: &generator)]
+            let word =
+                index % 2 == 0
+                ? pair.dataWords[Int.random(in: 0..<pair.dataWords.count, using: &generator)]
+                : baseWords[Int.random(in: 0..<baseWords.count, using: &generator)]
             guard word != BackoffModel.sentenceStart, let set = pair.set.score(of: word, after: [history]),
                 let merged = pair.merged.score(of: word, after: [history])
             else { continue }
             largest = max(largest, Self.nats(set, merged))
             compared += 1
         }
-        #expect(compared > 200)
+        #expect(compared > 400)
         #expect(largest < 0.15, "largest difference \(largest) nats after lw at weight \(weight)")
     }
 

@@ -2,9 +2,11 @@
 // Gambit: did our custom phrases make speech recognition better, by how much, at what cost?
 //
 // The layout follows the pipeline (see README.md, "How it fits together", and docs/architecture.md):
-//   Sources/      the product's modules: Audio → TrainingData → Corpus → NGram → LanguageModel → PocketSphinx →
-//                 Recognition → Runner → Tuning and Diagnosis, with Scoring and Results (the records every stage
-//                 writes) beside them, Reporting and Gate after them and the `gambit` executable (GambitCLI) on top;
+//   Sources/      the product's modules, each importing only those before it: Formats (the file formats underneath
+//                 everything), Hashing, StrictYAML → Audio → TrainingData → Corpus → NGram → PocketSphinx →
+//                 LanguageModel → Recognition → Scoring → Results → Runner → Tuning, Diagnosis → Reporting → Gate →
+//                 Publishing → the `gambit` executable (GambitCLI); each target lists exactly what it imports
+//                 (Tests/RunnerTests/ModuleGraphTests checks both);
 //   Sources/C/    one C module per C library, underneath;
 //   Benchmarks/   programs that print figures; Fuzz/ the fuzz targets and their seeds;
 //   Tests/        one test target per module, with Tests/Support/ (helpers and fixtures) beside them.
@@ -52,13 +54,17 @@ let package = Package(
         ),
 
         // The pipeline.
+        // The file formats Gambit reads and writes (trn, ctm, stm, JSON lines, Kaldi text, the biasing list, CMU
+        // dictionaries), how a format is told from a file, how names are quoted in messages and why a file could not
+        // be read: underneath every stage, importing nothing of Gambit's.
+        .target(name: "Formats"),
         .target(name: "Audio", dependencies: ["CSndFile", "CSampleRate"]),
         // Naming content by its hash, written once: SHA-256 from swift-crypto as lowercase hex.
         .target(name: "Hashing", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // The engine's one owner: the only module that imports CPocketSphinx (one lock, one log setup,
         // one class per C handle, typed errors naming the call, one interpolation).
-        .target(name: "PocketSphinx", dependencies: ["CPocketSphinx"]),
-        .target(name: "Corpus", dependencies: ["Audio", "TrainingData", "StrictYAML", "Scoring"]),
+        .target(name: "PocketSphinx", dependencies: ["Formats", "CPocketSphinx"]),
+        .target(name: "Corpus", dependencies: ["Audio", "Formats", "TrainingData", "StrictYAML"]),
         // The keys each file a user writes may have: a typo is an error with its line, never a default.
         .target(name: "StrictYAML", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "TrainingData", dependencies: ["StrictYAML", .product(name: "Yams", package: "Yams")]),
@@ -68,6 +74,7 @@ let package = Package(
         .target(
             name: "LanguageModel",
             dependencies: [
+                "Formats",
                 "TrainingData", "NGram", "PocketSphinx", "CFliteG2P", "Hashing",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -76,21 +83,19 @@ let package = Package(
         // creates recognizers and decoders (Tests/RecognitionTests/OneWayToDecodeTests checks).
         .target(
             name: "Recognition",
-            dependencies: [
-                "Audio", "PocketSphinx", "Results", "Scoring", "Hashing",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            dependencies: ["Audio", "Formats", "Hashing", "PocketSphinx"]
         ),
 
-        .target(name: "Scoring"),
-        .target(name: "Results", dependencies: ["Scoring", "Hashing"], exclude: ["SCHEMA.md"]),
-        .target(name: "Reporting", dependencies: ["Results", "Scoring"]),
+        .target(name: "Scoring", dependencies: ["Formats"]),
+        .target(name: "Results", dependencies: ["Formats", "Scoring", "Hashing"], exclude: ["SCHEMA.md"]),
+        .target(name: "Reporting", dependencies: ["Formats", "Results", "Scoring"]),
         .target(
             name: "Gate",
             dependencies: ["Results", "Reporting", "Scoring", "StrictYAML", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "Runner",
             dependencies: [
+                "Formats",
                 "Audio", "Corpus", "TrainingData", "NGram", "LanguageModel", "Recognition", "Scoring", "Results",
                 "StrictYAML", "Hashing", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
@@ -102,8 +107,7 @@ let package = Package(
         .target(
             name: "Diagnosis",
             dependencies: [
-                "Audio", "LanguageModel", "PocketSphinx", "Recognition", "Reporting", "Results", "Runner", "Scoring",
-                "TrainingData",
+                "Audio", "Formats", "LanguageModel", "Recognition", "Results", "Runner", "Scoring", "TrainingData",
             ]
         ),
 
@@ -123,6 +127,7 @@ let package = Package(
         .executableTarget(
             name: "GambitCLI",
             dependencies: [
+                "Formats",
                 "Audio", "Corpus", "Recognition", "TrainingData", "LanguageModel", "NGram", "Scoring", "Results",
                 "Reporting", "Gate", "Runner", "Tuning", "Diagnosis", "Publishing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -131,10 +136,12 @@ let package = Package(
         .executableTarget(
             name: "GambitBenchmarks",
             dependencies: [
+                "Formats",
                 "Audio", "Recognition", "LanguageModel", "NGram", "PocketSphinx", "TrainingData", "Runner", "Corpus",
             ],
             path: "Benchmarks/GambitBenchmarks"),
-        .executableTarget(name: "ScoringBenchmark", dependencies: ["Scoring"], path: "Benchmarks/ScoringBenchmark"),
+        .executableTarget(
+            name: "ScoringBenchmark", dependencies: ["Formats", "Scoring"], path: "Benchmarks/ScoringBenchmark"),
 
         // Fuzzing (scripts/fuzz.sh): every parser of a user's file, driven as the command line drives it.
         .target(
@@ -153,12 +160,14 @@ let package = Package(
         .testTarget(name: "AudioTests", dependencies: ["Audio", "GambitTestSupport"]),
         .testTarget(name: "HashingTests", dependencies: ["Hashing"]),
         .testTarget(name: "PocketSphinxTests", dependencies: ["PocketSphinx", "GambitTestSupport"]),
-        .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "Audio", "Results", "GambitTestSupport"]),
+        .testTarget(
+            name: "RecognitionTests",
+            dependencies: ["Scoring", "Formats", "Recognition", "Audio", "Results", "GambitTestSupport"]),
         .testTarget(name: "TrainingDataTests", dependencies: ["TrainingData"]),
         .testTarget(name: "NGramTests", dependencies: ["NGram"]),
-        .testTarget(name: "ScoringTests", dependencies: ["Scoring"]),
-        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Audio", "GambitTestSupport"]),
-        .testTarget(name: "ResultsTests", dependencies: ["Results", "ResultsFixtures", "Scoring"]),
+        .testTarget(name: "ScoringTests", dependencies: ["Formats", "Scoring"]),
+        .testTarget(name: "CorpusTests", dependencies: ["Formats", "Corpus", "Audio", "GambitTestSupport"]),
+        .testTarget(name: "ResultsTests", dependencies: ["Formats", "Results", "ResultsFixtures", "Scoring"]),
         .testTarget(
             name: "ReportingTests", dependencies: ["Reporting", "Results", "ResultsFixtures", "Scoring", "CXMLSchema"],
             exclude: ["Golden"]
@@ -169,12 +178,14 @@ let package = Package(
         .testTarget(
             name: "RunnerTests",
             dependencies: [
+                "Formats",
                 "Runner", "Results", "ResultsFixtures", "Reporting", "Corpus", "NGram", "LanguageModel", "Recognition",
                 "Scoring", "GambitTestSupport", "RunnerTestSupport",
             ]),
         .testTarget(
             name: "DiagnosisTests",
             dependencies: [
+                "Formats",
                 "Diagnosis", "Audio", "LanguageModel", "Recognition", "Reporting", "Results", "ResultsFixtures",
                 "Runner",
                 "Scoring", "GambitTestSupport", "RunnerTestSupport",
@@ -191,6 +202,7 @@ let package = Package(
         .testTarget(
             name: "LanguageModelTests",
             dependencies: [
+                "Formats",
                 "Audio", "LanguageModel", "Runner", "Recognition", "NGram", "PocketSphinx", "Scoring", "TrainingData",
                 "GambitTestSupport",
             ],

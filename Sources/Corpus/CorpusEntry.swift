@@ -1,5 +1,5 @@
+import Formats
 import Foundation
-import Scoring
 
 /// One utterance of a test corpus: an audio file and what was said in it.
 ///
@@ -79,11 +79,11 @@ extension CorpusEntry {
     ///
     /// The same word can be written with a precomposed letter (`é`, U+00E9) or a letter and a combining mark
     /// (`e` U+0065 + U+0301); manifests are read into NFC so that every stage after them (reports, the oracle's
-    /// training text) sees one spelling, composed by the scorer's own ``Normalizer/composed(_:)``.
+    /// training text) sees one spelling, composed by ``NormalForm/composed(_:)``, as the scorer composes every word.
     func composed() -> CorpusEntry {
         var entry = self
-        entry.text = Normalizer.composed(text)
-        entry.boosted = boosted?.map(Normalizer.composed)
+        entry.text = NormalForm.composed(text)
+        entry.boosted = boosted?.map(NormalForm.composed)
         return entry
     }
 }

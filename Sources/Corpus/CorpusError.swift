@@ -1,6 +1,6 @@
 import Audio
+import Formats
 import Foundation
-import Scoring
 import TrainingData
 
 /// Why a corpus could not be read, planned or synthesized.

@@ -1,5 +1,5 @@
+import Formats
 import Foundation
-import Scoring
 import StrictYAML
 
 /// Reads and writes corpus manifests: the list of utterances (id, audio file, reference text) a run decodes.

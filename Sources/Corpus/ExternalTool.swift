@@ -1,5 +1,5 @@
+import Formats
 import Foundation
-import Scoring
 
 /// A command-line program found on a search path, run to completion with its output captured.
 struct ExternalTool: Sendable {

@@ -1,6 +1,6 @@
 import Audio
+import Formats
 import Foundation
-import Scoring
 import Synchronization
 
 /// Makes test audio from text with synthetic voices, deterministically.

@@ -1,5 +1,5 @@
+import Formats
 import Foundation
-import Scoring
 
 /// Writes 16-bit PCM mono WAV files: a plain 44-byte RIFF header and the samples, nothing else.
 ///

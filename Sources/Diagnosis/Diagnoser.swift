@@ -1,6 +1,5 @@
 import Foundation
 import Recognition
-import Reporting
 import Results
 import Runner
 
@@ -73,7 +72,7 @@ public enum Diagnoser {
     ///   - progress: Where progress and per-utterance failures go (masked).
     ///   - writeReports: Writes every report of the results into the run's folder (called under its lock).
     public static func diagnose(
-        _ request: DiagnosisRequest, progress: ProgressLine, writeReports: (RunResults) throws -> Void
+        _ request: DiagnosisRequest, progress: DiagnosisProgress, writeReports: (RunResults) throws -> Void
     ) throws -> DiagnosisOutcome {
         let runURL = request.runFolder
         let results = try Self.results(in: runURL)
@@ -228,7 +227,7 @@ public enum Diagnoser {
     /// anti-context corpora (see ``VariantExamination``).
     static func diagnose(
         _ spec: Suite.Variant, in results: RunResults, suite: Suite, request: DiagnosisRequest, toolchain: Toolchain,
-        progress: ProgressLine, journal: (done: [String: JournalEntry], file: Journal)
+        progress: DiagnosisProgress, journal: (done: [String: JournalEntry], file: Journal)
     ) throws -> VariantDiagnosis {
         let work = try VariantExamination.Work(
             spec, in: results, suite: suite, allowOutsidePaths: request.allowOutsidePaths)

@@ -1,6 +1,6 @@
 import Audio
+import Formats
 import Foundation
-import PocketSphinx
 import Recognition
 import Results
 import Scoring
@@ -101,7 +101,7 @@ public final class Diagnostician {
     public func diagnose(_ utterance: Utterance) throws(RecognitionError) -> [ErrorDiagnosis] {
         let decode = try engine.decoded(utterance.samples, hypothesis: utterance.hypothesis, lattice: utterance.lattice)
         let evidence = Evidence(
-            hypothesis: decode.hypothesis, nodes: decode.lattice?.nodes() ?? [], alignment: try align(utterance),
+            hypothesis: decode.hypothesis, nodes: decode.latticeWords, alignment: try align(utterance),
             referenceFits: try contest(utterance, against: decode.hypothesis))
         // Rescoring tells the weight that fixes an error the lattice holds; an utterance whose errors are all
         // misses the lattice lacks needs none.
@@ -137,25 +137,23 @@ public final class Diagnostician {
         return results
     }
 
-    /// What the run's decode of `samples` becomes at each of `weights`: its lattice's best path under the base
+    /// What a decode to rescore starts from.
+    public enum RescoreSource: Sendable {
+        /// The audio, decoded again.
+        case audio([Int16])
+        /// The lattice the run's decode kept, read instead of decoding again.
+        case keptLattice(URL)
+    }
+
+    /// What the run's decode of an utterance becomes at each of `weights`: its lattice's best path under the base
     /// model interpolated with the variant's at that weight (none for a merged model, whose weight is built in).
     /// What a fixing weight would cost elsewhere, without decoding at each weight.
-    /// - Parameters:
-    ///   - samples: The audio, decoded when there is no kept lattice; nil to read the kept lattice only.
-    ///   - lattice: The lattice the run's decode kept, read instead of decoding again.
-    public func rescored(_ samples: [Int16]?, lattice file: URL? = nil, weights: [Double]) throws(RecognitionError)
-        -> [Double: String]
-    {
+    public func rescored(_ source: RescoreSource, weights: [Double]) throws(RecognitionError) -> [Double: String] {
         guard !custom.containsBaseModel else { return [:] }
         let kept: DiagnosticEngine.KeptDecode
-        if let samples {
-            kept = try engine.decoded(samples, hypothesis: "", lattice: file)
-        } else {
-            // No audio: the caller read none, as the run kept the lattice.
-            guard let file else {
-                throw .decodeFailed(EngineError(call: "ps_lattice_read", message: "no lattice and no audio"))
-            }
-            kept = try engine.kept(file)
+        switch source {
+        case .audio(let samples): kept = try engine.decoded(samples, hypothesis: "", lattice: nil)
+        case .keptLattice(let file): kept = try engine.kept(file)
         }
         return try engine.rescore(kept, weights: weights)
     }
@@ -168,7 +166,7 @@ public final class Diagnostician {
 
     struct Evidence {
         var hypothesis: String
-        var nodes: [Lattice.Node]
+        var nodes: [DiagnosticEngine.LatticeWord]
         /// The reference's forced alignment: each reference word's frames.
         var alignment: [(start: Int, end: Int)]?
         /// Whether the reference fits the audio at least as well as the hypothesis.
@@ -256,7 +254,9 @@ public final class Diagnostician {
 
     /// The best posterior among the lattice's nodes of `word` (or of a compound token holding it) near `span`
     /// (anywhere without one); nil when there is none.
-    static func posterior(of word: String, in nodes: [Lattice.Node], near span: (start: Int, end: Int)?) -> Double? {
+    static func posterior(of word: String, in nodes: [DiagnosticEngine.LatticeWord], near span: (start: Int, end: Int)?)
+        -> Double?
+    {
         nodes.filter { node in
             guard node.word == word || node.word.split(separator: "_").contains(Substring(word)) else { return false }
             guard let span else { return true }

@@ -1,6 +1,6 @@
+import Formats
 import Foundation
 import LanguageModel
-import PocketSphinx
 import Recognition
 import Results
 import Runner

@@ -1,8 +1,8 @@
 import Audio
+import Formats
 import Foundation
 import LanguageModel
 import Recognition
-import Reporting
 import Results
 import Runner
 import Scoring
@@ -55,7 +55,7 @@ final class VariantExamination {
     let results: RunResults
     let suite: Suite
     let toolchain: Toolchain
-    let progress: ProgressLine
+    let progress: DiagnosisProgress
     /// The private words of the run's data: what the terminal shows of the variant is masked as the reports mask
     /// it.
     let masker: PrivateTermMasker
@@ -73,7 +73,7 @@ final class VariantExamination {
 
     init(
         _ spec: Suite.Variant, in results: RunResults, run: URL, suite: Suite, toolchain: Toolchain,
-        progress: ProgressLine, journal: (done: [String: Diagnoser.JournalEntry], file: Journal)
+        progress: DiagnosisProgress, journal: (done: [String: Diagnoser.JournalEntry], file: Journal)
     ) throws {
         self.spec = spec
         self.results = results
@@ -200,12 +200,12 @@ final class VariantExamination {
                 }
                 var found: [Double: String]
                 do {
-                    found = try diagnostician().rescored(
-                        file == nil ? try loader.load(item.url).samples : nil, lattice: file,
-                        weights: [weight] + weights)
+                    let source: Diagnostician.RescoreSource =
+                        if let file { .keptLattice(file) } else { .audio(try loader.load(item.url).samples) }
+                    found = try diagnostician().rescored(source, weights: [weight] + weights)
                 } catch  where file != nil {
                     found = try diagnostician().rescored(
-                        try loader.load(item.url).samples, lattice: nil, weights: [weight] + weights)
+                        .audio(try loader.load(item.url).samples), weights: [weight] + weights)
                 }
                 let rescored = Dictionary(uniqueKeysWithValues: found.map { ("\($0.key)", $0.value) })
                 return Diagnoser.JournalEntry(key: itemKey, seconds: 0, rescored: rescored)

@@ -64,7 +64,9 @@ struct Diagnose: ParsableCommand {
         defer { progress.finish() }
         let outcome: DiagnosisOutcome
         do {
-            outcome = try Diagnoser.diagnose(request, progress: progress) { results in
+            let shown = DiagnosisProgress(
+                update: { progress.update($0, $1, $2) }, log: { progress.log($0) }, finish: { progress.finish() })
+            outcome = try Diagnoser.diagnose(request, progress: shown) { results in
                 try RunFolder(request.runFolder).writeReports(results)
             }
         } catch let error as DiagnosisError {

@@ -1,4 +1,5 @@
 import Crypto
+import Formats
 import Foundation
 import Hashing
 import NGram

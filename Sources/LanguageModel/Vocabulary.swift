@@ -1,3 +1,4 @@
+import Formats
 import PocketSphinx
 import TrainingData
 

@@ -1,4 +1,5 @@
 internal import CPocketSphinx
+import Formats
 import Foundation
 
 /// A decoder's settings (`cmd_ln_t`), parsed from `-name value` arguments as PocketSphinx's tools

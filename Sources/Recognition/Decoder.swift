@@ -1,6 +1,6 @@
+import Formats
 import Foundation
 import PocketSphinx
-import Scoring
 
 /// The raw output of decoding one utterance, copied out of the engine.
 struct DecodedUtterance {

@@ -1,4 +1,5 @@
 import Audio
+import Formats
 import Foundation
 import PocketSphinx
 
@@ -34,8 +35,33 @@ public final class DiagnosticEngine {
     /// A decode and the lattice it kept, with the decoder that holds the lattice (rescoring it must use that one).
     public struct KeptDecode {
         public var hypothesis: String
-        public var lattice: Lattice?
+        var lattice: Lattice?
         let owner: Decoder
+
+        /// The words the lattice holds where they lie, with their posteriors (none without a lattice).
+        public var latticeWords: [LatticeWord] {
+            (lattice?.nodes() ?? []).map {
+                LatticeWord(
+                    word: $0.word, startFrame: $0.startFrame, lastEndFrame: $0.lastEndFrame, posterior: $0.posterior)
+            }
+        }
+    }
+
+    /// A word of a decode's lattice: its frames and its best posterior probability (0…1).
+    public struct LatticeWord: Sendable, Hashable {
+        public var word: String
+        /// The frame it starts at.
+        public var startFrame: Int
+        /// The last frame it may end at.
+        public var lastEndFrame: Int
+        public var posterior: Double
+
+        public init(word: String, startFrame: Int, lastEndFrame: Int, posterior: Double) {
+            self.word = word
+            self.startFrame = startFrame
+            self.lastEndFrame = lastEndFrame
+            self.posterior = posterior
+        }
     }
 
     /// - Parameters:

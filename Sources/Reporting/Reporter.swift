@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 import Results
 
@@ -49,7 +50,7 @@ public enum Reporter {
             switch format {
             case .html:
                 var options = HTMLReport.Options()
-                if let audioBase { options.audioPrefix = RunResults.relativePath(from: directory, to: audioBase) }
+                if let audioBase { options.audioPrefix = RelativePath.from(directory, to: audioBase) }
                 try put(HTMLReport(redacted, options: options).render(), PathComponent("report"), "html")
             case .junit:
                 try put(JUnitReport(redacted).render(), PathComponent("junit"), "xml")

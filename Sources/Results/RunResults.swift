@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 import Scoring
 
@@ -209,18 +210,5 @@ public enum ResultsError: Error, Sendable, Equatable, CustomStringConvertible {
                 "Cannot merge: utterance \"\(utterance)\" of \(system) appears in more than one shard. "
                 + "Each shard must cover different utterances."
         }
-    }
-}
-
-extension RunResults {
-    /// A path from `directory` to `target` with `..` steps where needed (`../b/c.wav` from `/a/d` to
-    /// `/a/b/c.wav`). Results and reports name files this way, never by an absolute path of the machine.
-    public static func relativePath(from directory: URL, to target: URL) -> String {
-        let from = directory.standardizedFileURL.pathComponents
-        let to = target.standardizedFileURL.pathComponents
-        var common = 0
-        while common < min(from.count, to.count) && from[common] == to[common] { common += 1 }
-        let parts = Array(repeating: "..", count: from.count - common) + to[common...]
-        return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 }

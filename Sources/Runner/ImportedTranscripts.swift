@@ -1,5 +1,6 @@
 import Audio
 import Corpus
+import Formats
 import Foundation
 import Recognition
 import Results
@@ -29,7 +30,7 @@ extension Runner {
             let texts = Dictionary(transcripts.utterances.map { ($0.id, $0.text) }, uniquingKeysWith: { a, _ in a })
             let notUTF8 = Dictionary(
                 transcripts.invalidUTF8.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            let customization: Results.CustomizationStatus = system.mode == .customized ? .applied : .notRequested
+            let customization: CustomizationUse = system.mode == .customized ? .applied : .notRequested
             for item in plan.items where item.system == s {
                 let key = item.request.key
                 let id = item.entry.id

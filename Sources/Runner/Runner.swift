@@ -1,4 +1,5 @@
 import Corpus
+import Formats
 import Foundation
 import Glibc
 import Hashing
@@ -98,7 +99,7 @@ public final class Runner {
     /// the suite's path from the output folder, both with their links resolved.
     public static func pathFromOutput(_ output: URL, to suite: URL) -> String {
         func real(_ url: URL) -> URL { OutputPath.realPath(url).map { URL(fileURLWithPath: $0) } ?? url }
-        return RunResults.relativePath(from: real(output), to: real(suite))
+        return RelativePath.from(real(output), to: real(suite))
     }
 
     /// The suite file `results` came from, found from where they were read (`file`, as the command line named
@@ -489,12 +490,12 @@ public final class Runner {
                 hypothesis: response.hypothesis, biasingList: item.entry.boosted, settings: settings)
             record.decodeSeconds = response.decodeSeconds
             record.audioSeconds = response.audioSeconds
-            record.latency = response.latency
-            record.words = response.words
-            record.customization = response.customization
+            record.latency = response.latency.map(StreamingLatency.init)
+            record.words = response.words.map(WordTiming.init)
+            record.customization = Results.CustomizationStatus(response.customization)
             record.customizationNote = response.customizationNote
             record.failure = response.reportedFailure(relativeTo: suite.folder)
-            record.failureKind = response.failure == nil ? nil : response.failureKind
+            record.failureKind = response.failure == nil ? nil : response.failureKind.map(FailureKind.init)
             record.retries = response.retries
             record.crashed = response.crashed
             record.key = item.request.key
@@ -633,7 +634,7 @@ public final class Runner {
 
     /// A path relative to the working directory (with `..` steps when it is elsewhere), never absolute.
     func relative(_ url: URL) -> String {
-        RunResults.relativePath(from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), to: url)
+        RelativePath.from(URL(fileURLWithPath: FileManager.default.currentDirectoryPath), to: url)
     }
 
     static func sha256(_ text: String) -> String {

@@ -1,4 +1,5 @@
 import Corpus
+import Formats
 import Foundation
 import Hashing
 import LanguageModel
@@ -249,7 +250,7 @@ public struct Suite: Sendable, Equatable {
 
     /// How reports name an audio file: relative to the suite's folder, never an absolute path of the machine.
     public func reportedPath(_ audio: URL) -> String {
-        RunResults.relativePath(from: folder, to: audio)
+        RelativePath.from(folder, to: audio)
     }
 
     /// The keys a suite may have. `gate:` belongs to ``GateThresholds``, which checks its own keys

@@ -1,4 +1,5 @@
 import Corpus
+import Formats
 import Foundation
 import Results
 import TrainingData
@@ -123,7 +124,7 @@ public enum SuiteExport {
 
     /// What the folder is and what to send back.
     static func readme(_ index: Index, suite: Suite, folder: URL) -> String {
-        let fromSuite = RunResults.relativePath(from: suite.folder, to: folder)
+        let fromSuite = RelativePath.from(suite.folder, to: folder)
         var text = """
             # Transcripts wanted: suite \(index.suite)
 

@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 
 /// The result of scoring one hypothesis file against one reference file.

@@ -1,3 +1,5 @@
+import Formats
+
 /// What to do with a reference utterance that has no hypothesis.
 ///
 /// The default, like NIST sclite, scores it against an empty hypothesis: a recognizer that drops

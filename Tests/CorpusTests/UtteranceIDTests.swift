@@ -1,4 +1,5 @@
 import Corpus
+import Formats
 import Foundation
 import GambitTestSupport
 import Testing

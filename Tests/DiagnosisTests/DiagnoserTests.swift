@@ -14,7 +14,7 @@ struct DiagnoserTests {
         var request = DiagnosisRequest(runFolder: folder)
         request.variants = variants
         do {
-            _ = try Diagnoser.diagnose(request, progress: ProgressLine.standardError()) { _ in
+            _ = try Diagnoser.diagnose(request, progress: .silent) { _ in
                 Issue.record("reports written for a refused diagnosis")
             }
         } catch let error as DiagnosisError {

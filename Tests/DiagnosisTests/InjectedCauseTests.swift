@@ -1,5 +1,6 @@
 import Audio
 import Diagnosis
+import Formats
 import Foundation
 import GambitTestSupport
 import LanguageModel

@@ -1,3 +1,4 @@
+import Formats
 import LanguageModel
 import PocketSphinx
 import Testing

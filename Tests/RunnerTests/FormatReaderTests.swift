@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 import GambitTestSupport
 import Testing
@@ -25,28 +26,28 @@ struct FormatReaderTests {
                 (#"== "\\\\data\\\\""#, ["Sources/NGram/ARPAReader.swift"]),
             ]),
         Format(
-            name: "trn", reader: "Sources/Scoring/Interop/TRNLine.swift",
+            name: "trn", reader: "Sources/Formats/TRNLine.swift",
             idioms: [
                 // The id after the line's last "(". The CMU dictionary's reader finds an alternate pronunciation's
                 // marker, `word(2)`, the same way.
                 (
                     #"lastIndex\(of: "\("\)|!= UInt8\(ascii: "\("\)"#,
-                    ["Sources/Scoring/Interop/TRNLine.swift", "Sources/PocketSphinx/PronunciationDictionary.swift"]
+                    ["Sources/Formats/TRNLine.swift", "Sources/Formats/PronunciationDictionary.swift"]
                 )
             ]),
         Format(
-            name: "stm", reader: "Sources/Scoring/Interop/RecordScanner.swift",
-            idioms: [(#"ignore_time_segment_in_scoring"#, ["Sources/Scoring/Interop/RecordScanner.swift"])]),
+            name: "stm", reader: "Sources/Formats/RecordScanner.swift",
+            idioms: [(#"ignore_time_segment_in_scoring"#, ["Sources/Formats/RecordScanner.swift"])]),
         Format(
-            name: "ctm", reader: "Sources/Scoring/Interop/RecordScanner.swift",
-            idioms: [(#"func ctmWords\("#, ["Sources/Scoring/Interop/RecordScanner.swift"])]),
+            name: "ctm", reader: "Sources/Formats/RecordScanner.swift",
+            idioms: [(#"func ctmWords\("#, ["Sources/Formats/RecordScanner.swift"])]),
         Format(
-            name: "Kaldi text", reader: "Sources/Scoring/Interop/RecordScanner.swift",
-            idioms: [(#"func scanKaldi\("#, ["Sources/Scoring/Interop/RecordScanner.swift"])]),
+            name: "Kaldi text", reader: "Sources/Formats/RecordScanner.swift",
+            idioms: [(#"func scanKaldi\("#, ["Sources/Formats/RecordScanner.swift"])]),
         Format(
-            name: "JSON lines", reader: "Sources/Scoring/Interop/RecordScanner.swift",
+            name: "JSON lines", reader: "Sources/Formats/RecordScanner.swift",
             idioms: [
-                (#"FlatJSONParser\("#, ["Sources/Scoring/Interop/RecordScanner.swift"]),
+                (#"FlatJSONParser\("#, ["Sources/Formats/RecordScanner.swift"]),
                 // Foundation's JSON readers only for whole JSON documents: the model cache's records, an external
                 // recognizer's one answer, and the training-data export's parse error (Linux's JSONDecoder drops the
                 // parser's words, so the export asks the parser where the document breaks).
@@ -59,8 +60,8 @@ struct FormatReaderTests {
                 ),
             ]),
         Format(
-            name: "CMU dictionary", reader: "Sources/PocketSphinx/PronunciationDictionary.swift",
-            idioms: [(#"== " " \|\| \$0 == "\\t""#, ["Sources/PocketSphinx/PronunciationDictionary.swift"])]),
+            name: "CMU dictionary", reader: "Sources/Formats/PronunciationDictionary.swift",
+            idioms: [(#"== " " \|\| \$0 == "\\t""#, ["Sources/Formats/PronunciationDictionary.swift"])]),
         Format(
             name: "YAML strict keys", reader: "Sources/StrictYAML/KeySchema.swift",
             idioms: [

@@ -1,4 +1,5 @@
 import Corpus
+import Formats
 import Foundation
 import GambitTestSupport
 import Results
@@ -88,7 +89,7 @@ struct PathContainmentTests {
             !outside.hasPrefix("/") && outside.hasPrefix("../")
                 && outside.hasSuffix("/usr/share/pocketsphinx/test/data/cards/001.wav"))
         #expect(
-            RunResults.relativePath(from: URL(fileURLWithPath: "/a/d"), to: URL(fileURLWithPath: "/a/b/c.wav"))
+            RelativePath.from(URL(fileURLWithPath: "/a/d"), to: URL(fileURLWithPath: "/a/b/c.wav"))
                 == "../b/c.wav")
     }
 }

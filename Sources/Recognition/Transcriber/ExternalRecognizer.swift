@@ -1,6 +1,5 @@
+import Formats
 import Foundation
-import Results
-import Scoring
 
 /// A recognizer other than PocketSphinx, evaluated beside it through a command.
 ///
@@ -60,11 +59,11 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
     /// What the command printed for one utterance.
     public struct Output: Sendable, Equatable {
         public var transcript: String
-        public var words: [WordTiming]
+        public var words: [DecodedWord]
         public var seconds: Double
         /// What the recognizer said of the customization it was given (`"customization": "applied"` or
         /// `"ignored"`); nil when it said nothing.
-        public var customization: Results.CustomizationStatus? = nil
+        public var customization: CustomizationUse? = nil
         /// Why it ignored the customization, when it said (`"reason"`).
         public var reason: String? = nil
     }
@@ -156,7 +155,7 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
         guard let transcript = (object["transcript"] ?? object["text"]) as? String else {
             throw ParseProblem(message: "the JSON answer has no string \"transcript\" (or \"text\")")
         }
-        var words: [WordTiming] = []
+        var words: [DecodedWord] = []
         if let list = object["words"] {
             guard let items = list as? [[String: Any]] else {
                 throw ParseProblem(message: "\"words\" must be a list of objects")
@@ -170,10 +169,10 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
                     ?? (item["end"] as? NSNumber).map { $0.doubleValue - start } ?? 0
                 guard duration >= 0 else { throw ParseProblem(message: "words[\(index)] ends before it starts") }
                 let confidence = (item["confidence"] as? NSNumber)?.doubleValue ?? 1
-                words.append(WordTiming(word: word, start: start, duration: duration, confidence: confidence))
+                words.append(DecodedWord(word: word, start: start, duration: duration, confidence: confidence))
             }
         }
-        var status: Results.CustomizationStatus?
+        var status: CustomizationUse?
         switch object["customization"] {
         case nil, is NSNull: status = nil
         case let text as String where text == "applied": status = .applied

@@ -1,6 +1,5 @@
 import Audio
 import Foundation
-import Results
 import Synchronization
 
 /// The one way Gambit turns audio into hypotheses: built from the engine settings and the acoustic model, it

@@ -1,7 +1,7 @@
 import Audio
+import Formats
 import Foundation
 import Hashing
-import Results
 
 /// One utterance to decode under one system, as sent to a worker process (one JSON line).
 public struct WorkRequest: Codable, Sendable, Hashable {
@@ -80,20 +80,20 @@ extension WorkRequest {
 public struct WorkResponse: Codable, Sendable, Equatable {
     public var key: String
     public var hypothesis: String
-    public var words: [WordTiming]
+    public var words: [DecodedWord]
     public var decodeSeconds: Double
     public var audioSeconds: Double
-    public var customization: Results.CustomizationStatus
+    public var customization: CustomizationUse
     /// The artifact fingerprint the decoder reported as applied.
     public var appliedFingerprint: String?
     /// Why an external recognizer said it ignored its customization, when it said.
     public var customizationNote: String?
-    public var latency: StreamingLatency?
+    public var latency: DecodeLatency?
     /// How long the streaming pass took (nil when the request was not streamed).
     public var streamingSeconds: Double?
     public var failure: String?
     /// What kind of failure ``failure`` is (nil in journals of a Gambit that did not record it).
-    public var failureKind: FailureKind?
+    public var failureKind: DecodeFailureKind?
     /// How long the worker took to load this request's model (the first time it used it; later requests with
     /// the same model repeat the figure, see ``loadedModel``).
     public var modelLoadSeconds: Double
@@ -142,7 +142,7 @@ public struct WorkResponse: Codable, Sendable, Equatable {
                 path.removeLast()
             }
             out += message[last..<range.lowerBound]
-            out += RunResults.relativePath(from: folder, to: URL(fileURLWithPath: String(path)))
+            out += RelativePath.from(folder, to: URL(fileURLWithPath: String(path)))
             last = path.endIndex
         }
         return out + message[last...]
@@ -151,7 +151,7 @@ public struct WorkResponse: Codable, Sendable, Equatable {
 
 extension WorkResponse {
     /// The answer of a transcript made outside the run: its words, and nothing measured.
-    public static func imported(key: String, hypothesis: String, customization: Results.CustomizationStatus)
+    public static func imported(key: String, hypothesis: String, customization: CustomizationUse)
         -> WorkResponse
     {
         WorkResponse(
@@ -162,7 +162,7 @@ extension WorkResponse {
 
     /// The answer to a request that was never decoded: it failed with `failure`, of `kind`.
     public static func undecoded(
-        key: String, failure: String, kind: FailureKind, customization: Results.CustomizationStatus
+        key: String, failure: String, kind: DecodeFailureKind, customization: CustomizationUse
     ) -> WorkResponse {
         WorkResponse(
             key: key, hypothesis: "", words: [], decodeSeconds: 0, audioSeconds: 0, customization: customization,
@@ -238,7 +238,7 @@ final class RequestDecoder {
                     // its hypotheses with its baseline's.
                     response.customization = output.customization ?? .applied
                     response.customizationNote =
-                        output.customization == Results.CustomizationStatus.ignored ? output.reason : nil
+                        output.customization == CustomizationUse.ignored ? output.reason : nil
                 }
                 response.hypothesis = output.transcript
                 response.words = output.words
@@ -271,7 +271,7 @@ final class RequestDecoder {
             response.decodeSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             response.hypothesis = result.bestTranscription.formattedString
             response.words = result.bestTranscription.segments.map {
-                WordTiming(word: $0.substring, start: $0.timestamp, duration: $0.duration, confidence: $0.confidence)
+                DecodedWord(word: $0.substring, start: $0.timestamp, duration: $0.duration, confidence: $0.confidence)
             }
             if let folder = request.latticeFolder, request.configuration?.grammar == nil, request.configuration != nil {
                 keepLattice(of: request, in: URL(fileURLWithPath: folder))
@@ -315,7 +315,7 @@ final class RequestDecoder {
     }
 
     /// The kind of a failure the worker caught: the audio, the engine, or an external recognizer's answer.
-    static func kind(of error: any Error) -> FailureKind {
+    static func kind(of error: any Error) -> DecodeFailureKind {
         switch error {
         case is AudioError: .audio
         case RecognitionFailure.audio: .audio
@@ -329,7 +329,7 @@ final class RequestDecoder {
     static func stream(
         _ clip: AudioClip, chunkMilliseconds: Int, options: RecognitionOptions, terms: [String],
         recognizer: SpeechRecognizer
-    ) throws -> StreamingLatency {
+    ) throws -> DecodeLatency {
         var request = AudioBufferRecognitionRequest(options: options)
         for chunk in AudioBufferRecognitionRequest.chunks(of: clip, milliseconds: chunkMilliseconds) {
             request.append(chunk)
@@ -356,7 +356,7 @@ final class RequestDecoder {
         clock = max(clock, clip.duration) + Double(now - last) / 1e9
         let padded = " \(final.bestTranscription.formattedString) "
         for term in wanted where emissions[term] == nil && padded.contains(" \(term) ") { emissions[term] = clock }
-        return StreamingLatency(
+        return DecodeLatency(
             firstPartialSeconds: firstPartial, finalLatencySeconds: clock - clip.duration,
             firstCorrectEmission: emissions)
     }

@@ -1,6 +1,5 @@
 import Audio
 import Foundation
-import Results
 import Synchronization
 
 /// Decoder worker processes, one per core, each with its own decoders and models.

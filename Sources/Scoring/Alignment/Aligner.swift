@@ -1,3 +1,5 @@
+import Formats
+
 /// Word and character alignment of single utterances.
 ///
 /// ``Scorer`` aligns whole corpora with interned token ids; these entry points are for one pair of token lists,
@@ -44,8 +46,8 @@ public enum Aligner {
         -> Alignment
     {
         align(
-            reference: Normalizer.composed(reference).unicodeScalars.map(String.init),
-            hypothesis: Normalizer.composed(hypothesis).unicodeScalars.map(String.init),
+            reference: NormalForm.composed(reference).unicodeScalars.map(String.init),
+            hypothesis: NormalForm.composed(hypothesis).unicodeScalars.map(String.init),
             mode: mode
         )
     }
@@ -53,8 +55,8 @@ public enum Aligner {
     /// The unit-cost edit distance between two texts over the Unicode scalars of their NFC forms (the numerator of
     /// CER).
     public static func characterDistance(reference: String, hypothesis: String) -> Int {
-        let ref = Normalizer.composed(reference).unicodeScalars.map(\.value)
-        let hyp = Normalizer.composed(hypothesis).unicodeScalars.map(\.value)
+        let ref = NormalForm.composed(reference).unicodeScalars.map(\.value)
+        let hyp = NormalForm.composed(hypothesis).unicodeScalars.map(\.value)
         var calculator = CharacterDistance()
         return ref.withUnsafeBufferPointer { r in
             hyp.withUnsafeBufferPointer { h in calculator.distance(r, h) }

@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 
 /// A text normalization pipeline applied identically to references and hypotheses before alignment.
@@ -23,7 +24,7 @@ import Foundation
 /// A privacy mask of Gambit's reports (`‹contact-2›`, ``isPrivacyMask(_:)``) passes every stage whole.
 ///
 /// Before any of these, and whatever the options (``verbatim`` included), every token is put in Unicode
-/// Normalization Form C (``composed(_:)``), so `café` written with a precomposed `é` (U+00E9) and with `e` plus a
+/// Normalization Form C (``NormalForm/composed(_:)``), so `café` written with a precomposed `é` (U+00E9) and with `e` plus a
 /// combining accent (U+0065 U+0301) are the same word. Words are compared by their bytes once interned, and this is
 /// the one place every reference, hypothesis, boosted word, term and template value passes through.
 ///
@@ -152,7 +153,7 @@ public struct Normalizer: Sendable, Codable, Hashable {
             return
         }
         if dropRecognizerTokens && Self.isRecognizerToken(raw.utf8) { return }
-        var token = Self.composed(String(raw))
+        var token = NormalForm.composed(String(raw))
         if stripAlternateMarkers { token = Self.strippingAlternateMarker(token) }
         if lowercase { token = token.lowercased() }
         var pieces: [String]
@@ -164,18 +165,7 @@ public struct Normalizer: Sendable, Codable, Hashable {
         if stripPunctuation { pieces = pieces.map(Self.strippingPunctuation) }
         // Lower-casing can leave a letter and a combining mark that compose (e.g. from a title-case digraph), so
         // compose again; it costs nothing for text below U+0300.
-        for piece in pieces where !piece.isEmpty { words.append(Self.composed(piece)) }
-    }
-
-    /// `text` in Unicode Normalization Form C (canonical composition).
-    ///
-    /// Text made only of scalars below U+0300 (every UTF-8 byte below 0xCC) is returned as it is: no such scalar
-    /// decomposes or combines with the one before it, so it is already NFC.
-    /// - Parameter text: Any text.
-    /// - Returns: The canonically equivalent text in NFC.
-    public static func composed(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 >= 0xCC }) else { return text }
-        return text.precomposedStringWithCanonicalMapping
+        for piece in pieces where !piece.isEmpty { words.append(NormalForm.composed(piece)) }
     }
 
     /// Whether a token is the mask Gambit's reports write in place of a private word, `‹label-n›` (`‹contact-2›`).

@@ -65,14 +65,14 @@ public enum PrintedName {
 
     /// A control character, or a format character that prints as nothing (zero-width space, joiners, a
     /// byte-order mark, bidirectional marks).
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator: true
         default: false
         }
     }
 
-    static func isNFC(_ name: String) -> Bool {
+    package static func isNFC(_ name: String) -> Bool {
         let composed = name.precomposedStringWithCanonicalMapping
         return composed.unicodeScalars.elementsEqual(name.unicodeScalars)
     }

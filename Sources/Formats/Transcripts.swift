@@ -256,7 +256,7 @@ public enum TranscriptIO {
     /// - Throws: ``ScoringError/notAFile(path:kind:)`` for a device, pipe or socket (`/dev/null`), which is not
     ///   read at all (a pipe would wait for a writer); ``ScoringError/emptyFile(path:blank:)`` when it holds
     ///   nothing but white space; ``ScoringError/unreadableFile(path:reason:)`` when it cannot be read.
-    static func load(_ url: URL) throws -> Data {
+    package static func load(_ url: URL) throws -> Data {
         if let kind = FileSystemReason.specialKind(of: url) {
             throw ScoringError.notAFile(path: url.path, kind: kind)
         }
@@ -295,7 +295,7 @@ public enum TranscriptIO {
     }
 
     /// The format a file's extension names, else the one format every line of it reads as.
-    static func inferFormat(url: URL, data: Data) throws -> TranscriptFormat {
+    package static func inferFormat(url: URL, data: Data) throws -> TranscriptFormat {
         if let format = TranscriptFormat(fileExtension: url.pathExtension) { return format }
         var survey = FormatSurvey()
         data.withUnsafeBytes { raw in survey.read(raw.bindMemory(to: UInt8.self)) }

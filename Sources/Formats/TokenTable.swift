@@ -3,7 +3,7 @@
 /// Open addressing with linear probing over FNV-1a hashes; the bytes of every distinct string live in one arena.
 /// A class because it owns manually allocated memory and is shared, mutably, by the readers of one scoring run;
 /// it is never used from two threads.
-final class TokenTable {
+package final class TokenTable {
     private var arena: UnsafeMutablePointer<UInt8>
     private var arenaCapacity: Int
     private var arenaCount = 0
@@ -13,11 +13,11 @@ final class TokenTable {
     private var hashes: UnsafeMutablePointer<UInt32>
     private var tokenCapacity: Int
     /// Number of distinct strings.
-    private(set) var count = 0
+    package private(set) var count = 0
     private var slots: UnsafeMutablePointer<Int32>
     private var slotMask: Int
 
-    init(expectedCount: Int = 1 << 12) {
+    package init(expectedCount: Int = 1 << 12) {
         var capacity = 16
         while capacity < expectedCount * 2 { capacity <<= 1 }
         slots = .allocate(capacity: capacity)
@@ -48,7 +48,7 @@ final class TokenTable {
     }
 
     /// Returns the id of `bytes[0..<length]`, adding it if new.
-    func intern(_ bytes: UnsafePointer<UInt8>, _ length: Int) -> Int32 {
+    package func intern(_ bytes: UnsafePointer<UInt8>, _ length: Int) -> Int32 {
         let h = Self.hash(bytes, length)
         // Locals keep the probe loop free of repeated class-property accesses.
         let slots = self.slots
@@ -103,13 +103,13 @@ final class TokenTable {
     }
 
     /// Returns the id of a string, adding it if new.
-    func intern(_ string: String) -> Int32 {
+    package func intern(_ string: String) -> Int32 {
         var string = string
         return string.withUTF8 { intern($0.baseAddress ?? UnsafePointer(arena), $0.count) }
     }
 
     /// The id of a string if it was interned.
-    func lookup(_ string: String) -> Int32? {
+    package func lookup(_ string: String) -> Int32? {
         var string = string
         return string.withUTF8 { buffer -> Int32? in
             let length = buffer.count
@@ -130,14 +130,14 @@ final class TokenTable {
     }
 
     /// The string for an id.
-    func string(_ id: Int32) -> String {
+    package func string(_ id: Int32) -> String {
         let start = Int(ends[Int(id)])
         let end = Int(ends[Int(id) + 1])
         return String(decoding: UnsafeBufferPointer(start: arena + start, count: end - start), as: UTF8.self)
     }
 
     /// Calls `body` with the UTF-8 bytes of an id.
-    func withBytes<R>(_ id: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    package func withBytes<R>(_ id: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let start = Int(ends[Int(id)])
         let end = Int(ends[Int(id) + 1])
         return body(UnsafeBufferPointer(start: arena + start, count: end - start))
@@ -158,7 +158,7 @@ final class TokenTable {
 }
 
 @inline(__always)
-func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+package func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length: Int) -> Bool {
     var index = 0
     while index < length {
         if a[index] != b[index] { return false }
@@ -169,7 +169,7 @@ func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length:
 
 extension TokenTable {
     /// The table's strings in id order, as a value another thread can read.
-    var list: TokenList {
+    package var list: TokenList {
         TokenList(
             bytes: Array(UnsafeBufferPointer(start: arena, count: Int(ends[count]))),
             ends: Array(UnsafeBufferPointer(start: ends, count: count + 1)))
@@ -177,13 +177,13 @@ extension TokenTable {
 }
 
 /// A ``TokenTable``'s strings as a value: token `t` is `bytes[ends[t] ..< ends[t + 1]]`.
-struct TokenList: Sendable {
+package struct TokenList: Sendable {
     fileprivate let bytes: [UInt8]
     fileprivate let ends: [Int32]
 
-    var count: Int { ends.count - 1 }
+    package var count: Int { ends.count - 1 }
 
-    func withBytes<R>(_ id: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    package func withBytes<R>(_ id: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         bytes.withUnsafeBufferPointer { all in
             body(UnsafeBufferPointer(rebasing: all[Int(ends[id])..<Int(ends[id + 1])]))
         }

@@ -1,19 +1,19 @@
 /// A set of transcript formats.
-struct FormatSet: OptionSet, Sendable {
-    let rawValue: UInt8
+package struct FormatSet: OptionSet, Sendable {
+    package let rawValue: UInt8
 
-    init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    init(_ format: TranscriptFormat) {
+    package init(_ format: TranscriptFormat) {
         rawValue = 1 << UInt8(Self.cases.firstIndex(of: format)!)
     }
 
     /// Every format, in declaration order.
-    static let cases = TranscriptFormat.allCases
-    static let all = FormatSet(rawValue: (1 << UInt8(cases.count)) - 1)
+    package static let cases = TranscriptFormat.allCases
+    package static let all = FormatSet(rawValue: (1 << UInt8(cases.count)) - 1)
 
     /// The formats in the set, in declaration order.
-    var formats: [TranscriptFormat] { Self.cases.filter { contains(FormatSet($0)) } }
+    package var formats: [TranscriptFormat] { Self.cases.filter { contains(FormatSet($0)) } }
 }
 
 /// Which formats a file's lines read as: how ``TranscriptIO`` guesses the format of a file whose extension does
@@ -28,7 +28,7 @@ struct FormatSet: OptionSet, Sendable {
 ///
 /// The file is in the one format every line reads as. When that is several formats, or none, it is not guessed:
 /// the format must be named.
-struct FormatSurvey {
+package struct FormatSurvey {
     /// The first line that does not read as a format.
     struct Miss {
         var line: Int
@@ -39,9 +39,9 @@ struct FormatSurvey {
     }
 
     /// Lines read, blank lines and comments aside.
-    private(set) var lines = 0
+    package private(set) var lines = 0
     /// The formats every line read so far reads as.
-    private(set) var common = FormatSet.all
+    package private(set) var common = FormatSet.all
     /// Per format, in declaration order: how many lines read as it, and the first line that does not.
     private var counts = [Int](repeating: 0, count: FormatSet.cases.count)
     private var misses = [Miss?](repeating: nil, count: FormatSet.cases.count)
@@ -49,7 +49,7 @@ struct FormatSurvey {
     private let ids = TokenTable(expectedCount: 1 << 8)
 
     /// Reads every line of a file.
-    mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) {
         RecordScanner.forEachContentLine(bytes) { first, end, line in
             let text = UnsafeBufferPointer(rebasing: bytes[first..<end])
             if text.starts(with: ";;".utf8) { return }
@@ -80,7 +80,7 @@ struct FormatSurvey {
     ///   ``ScoringError/ambiguousFormat(path:formats:)`` when every line reads as several formats, and
     ///   ``ScoringError/mixedFormats(path:line:format:count:lines:lineFormats:)`` when no format reads every line,
     ///   naming the first line that is not in the format most lines are in.
-    func format(path: String) throws -> TranscriptFormat {
+    package func format(path: String) throws -> TranscriptFormat {
         guard lines > 0 else { throw ScoringError.emptyFile(path: path, blank: true) }
         let agreed = common.formats
         if agreed.count == 1 { return agreed[0] }
@@ -102,7 +102,7 @@ struct FormatSurvey {
 
     /// The formats one line (not blank, trailing whitespace trimmed) reads as, Kaldi text included unless the line
     /// is JSON, `trn` or a biasing row.
-    static func formats(of line: UnsafeBufferPointer<UInt8>) -> FormatSet {
+    package static func formats(of line: UnsafeBufferPointer<UInt8>) -> FormatSet {
         var formats: FormatSet = []
         if line.first == UInt8(ascii: "{") && line.last == UInt8(ascii: "}") { formats.insert(FormatSet(.jsonl)) }
         if line.last == UInt8(ascii: ")") && line.contains(UInt8(ascii: "(")) { formats.insert(FormatSet(.trn)) }

@@ -1,25 +1,25 @@
 import Foundation
 
 /// One utterance as found in a file; the buffers are valid only during the callback that receives it.
-struct RawRecord {
-    var id: UnsafeBufferPointer<UInt8>
-    var text: UnsafeBufferPointer<UInt8>
-    var speaker: UnsafeBufferPointer<UInt8>?
-    var line: Int
+package struct RawRecord {
+    package var id: UnsafeBufferPointer<UInt8>
+    package var text: UnsafeBufferPointer<UInt8>
+    package var speaker: UnsafeBufferPointer<UInt8>?
+    package var line: Int
     /// A biasing list's third column: the words of this utterance's reference that are biased. `nil` with a
     /// `biasingList` (a JSON line's `boosted`): the list's words that the reference holds.
-    var biased: [String]? = nil
+    package var biased: [String]? = nil
     /// A biasing list's fourth column, or a JSON line's `boosted`: the whole list the recognizer was given for
     /// this utterance.
-    var biasingList: [String]? = nil
+    package var biasingList: [String]? = nil
     /// The offset in the file of the line's first byte that is not UTF-8, for a line kept although it is not (see
     /// ``TranscriptIO/read(_:format:keepingInvalidUTF8:)``); nil for a line that is UTF-8.
-    var invalidByte: Int? = nil
+    package var invalidByte: Int? = nil
 }
 
 /// Byte-level scanning of transcript files: no `String` is made for a `trn` line unless it needs validating.
-enum RecordScanner {
-    static func scan(
+package enum RecordScanner {
+    package static func scan(
         _ bytes: UnsafeBufferPointer<UInt8>,
         format: TranscriptFormat,
         path: String,
@@ -42,12 +42,12 @@ enum RecordScanner {
     }
 
     @inline(__always)
-    static func isSpace(_ byte: UInt8) -> Bool {
+    package static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0B || byte == 0x0C
     }
 
     /// Calls `body` for each line with its 1-based number, trailing whitespace trimmed.
-    static func forEachLine(
+    package static func forEachLine(
         _ bytes: UnsafeBufferPointer<UInt8>,
         _ body: (_ start: Int, _ end: Int, _ line: Int) throws -> Void
     ) rethrows {
@@ -73,7 +73,7 @@ enum RecordScanner {
 
     /// Calls `body` for each line that holds more than whitespace, with the line's first non-blank byte, its end
     /// (trailing whitespace trimmed) and its 1-based number.
-    static func forEachContentLine(
+    package static func forEachContentLine(
         _ bytes: UnsafeBufferPointer<UInt8>,
         _ body: (_ first: Int, _ end: Int, _ line: Int) throws -> Void
     ) rethrows {
@@ -86,7 +86,7 @@ enum RecordScanner {
 
     /// Throws if `bytes[start..<end]` holds a non-ASCII byte and is not valid UTF-8.
     @inline(__always)
-    static func validateUTF8(
+    package static func validateUTF8(
         _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, path: String, line: Int,
         id: () -> String?
     ) throws {
@@ -97,7 +97,7 @@ enum RecordScanner {
 
     /// The offset of the first byte of `bytes[start..<end]` that is not part of valid UTF-8; nil when there is none.
     @inline(__always)
-    static func firstInvalidByte(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+    package static func firstInvalidByte(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
         var index = start
         while index < end {
             // Every byte before is ASCII, so a sequence starts here.
@@ -113,7 +113,7 @@ enum RecordScanner {
     /// The first byte of a line that is not UTF-8, when the line is kept all the same (`keep`, and its utterance's
     /// id is UTF-8, so that the utterance can fail by name).
     /// - Throws: ``ScoringError/invalidUTF8(path:line:id:)`` when the line is not UTF-8 and is not kept.
-    static func keptInvalidByte(
+    package static func keptInvalidByte(
         _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, path: String, line: Int, keep: Bool,
         id: () -> String?
     ) throws -> Int? {
@@ -259,7 +259,7 @@ enum RecordScanner {
     /// - Throws: ``ScoringError/unusableBreakdownField(path:field:reason:)`` when a line holds the field as a
     ///   number, a boolean or a nested value (naming the line), or when no line has it (naming the fields that
     ///   are there).
-    static func labels(
+    package static func labels(
         _ bytes: UnsafeBufferPointer<UInt8>, field: String, path: String
     ) throws -> [String: String] {
         var labels: [String: String] = [:]
@@ -395,7 +395,7 @@ enum RecordScanner {
     private static let ctmIDHint =
         " Fields are separated by whitespace, so the first field (the utterance id) cannot hold a space."
 
-    static func ctmWords(
+    package static func ctmWords(
         _ bytes: UnsafeBufferPointer<UInt8>, path: String, warnings: inout [ScoringWarning]
     ) throws -> [TimedWord] {
         var words: [TimedWord] = []
@@ -435,7 +435,7 @@ enum RecordScanner {
         return words
     }
 
-    static func stmSegments(
+    package static func stmSegments(
         _ bytes: UnsafeBufferPointer<UInt8>, path: String, warnings: inout [ScoringWarning]
     ) throws -> [Segment] {
         var segments: [Segment] = []
@@ -541,10 +541,10 @@ public struct FlatJSONParser {
         return try parsed.mapError { $0 as? Failure ?? Failure(reason: "\($0)") }.get()
     }
 
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package var index = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    package init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -563,7 +563,7 @@ public struct FlatJSONParser {
     }
 
     /// A JSON list of strings, the whole input: `["a", "b"]`, or `[]`.
-    mutating func parseStringArray() throws -> [String] {
+    package mutating func parseStringArray() throws -> [String] {
         var values: [String] = []
         try parseWhole(open: "[", close: "]", kind: "list") { parser in values.append(try parser.parseString()) }
         return values
@@ -582,7 +582,7 @@ public struct FlatJSONParser {
         return found
     }
 
-    mutating func parseObject() throws -> [String: Value] {
+    package mutating func parseObject() throws -> [String: Value] {
         var fields: [String: Value] = [:]
         try parseWhole(open: "{", close: "}", kind: "object") { parser in
             let key = try parser.parseString()

@@ -26,12 +26,12 @@ public enum TRNLine {
     }
 
     /// Whether the line (without its line end) is a `;;` comment.
-    static func isComment(_ bytes: UnsafeBufferPointer<UInt8>, first: Int, end: Int) -> Bool {
+    package static func isComment(_ bytes: UnsafeBufferPointer<UInt8>, first: Int, end: Int) -> Bool {
         end - first >= 2 && bytes[first] == UInt8(ascii: ";") && bytes[first + 1] == UInt8(ascii: ";")
     }
 
     /// The text's and the id's byte ranges in `bytes[first..<end]`, a line without its line end or edge spaces.
-    static func split(_ bytes: UnsafeBufferPointer<UInt8>, first: Int, end: Int) throws(Problem) -> (
+    package static func split(_ bytes: UnsafeBufferPointer<UInt8>, first: Int, end: Int) throws(Problem) -> (
         text: Range<Int>, id: Range<Int>
     ) {
         var open = end - 1

@@ -1,4 +1,7 @@
 /// A problem with scoring input that stops scoring; the message says what, where and what to do.
+///
+/// It lives with the formats because most of its cases are a transcript file that cannot be read; the scorer
+/// throws the rest (no common utterances, mismatched systems), and both are what `gambit score` reports.
 public enum ScoringError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be read.
     case unreadableFile(path: String, reason: String)
@@ -132,6 +135,15 @@ public struct ScoringWarning: Sendable, Codable, Hashable, CustomStringConvertib
 
     /// The most ids a warning lists.
     public static let sampleLimit = 20
+
+    package init(kind: Kind, file: String, line: Int?, ids: [String], count: Int, message: String) {
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.ids = ids
+        self.count = count
+        self.message = message
+    }
 
     public var description: String {
         let location = line.map { "\(file):\($0)" } ?? file

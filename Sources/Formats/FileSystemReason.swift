@@ -57,7 +57,7 @@ public enum FileSystemReason {
         }
     }
 
-    static func describe(_ url: URL, _ error: any Error, expected: Expected, writing: Bool) -> String {
+    package static func describe(_ url: URL, _ error: any Error, expected: Expected, writing: Bool) -> String {
         let path = url.standardizedFileURL.path
         if let tooLong = tooLong(path) { return tooLong }
         let files = FileManager.default
@@ -88,7 +88,7 @@ public enum FileSystemReason {
     }
 
     /// The system's error number under a Foundation error, if it carries one.
-    static func posixCode(of error: any Error) -> Int32? {
+    package static func posixCode(of error: any Error) -> Int32? {
         if let posix = error as? POSIXError { return posix.code.rawValue }
         let bridged = error as NSError
         if bridged.domain == NSPOSIXErrorDomain { return Int32(bridged.code) }

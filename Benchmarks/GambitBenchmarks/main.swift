@@ -1,4 +1,5 @@
 import Audio
+import Formats
 import Foundation
 import LanguageModel
 import PocketSphinx

@@ -9,6 +9,7 @@
 // `--agreement` also checks every utterance against sclite (S, D, I, N from its SGML alignment) and the
 // minimal mode against a plain Levenshtein distance, and prints the mismatches.
 
+import Formats
 import Foundation
 import Scoring
 

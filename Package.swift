@@ -121,7 +121,7 @@ let package = Package(
 
         // The one owner of a run's output folder once there are results: the results file, every report with its
         // audio links, the sweep.
-        .target(name: "Publishing", dependencies: ["Reporting", "Results", "Runner"]),
+        .target(name: "Publishing", dependencies: ["Diagnosis", "Reporting", "Results", "Runner"]),
 
         // Front ends.
         .executableTarget(
@@ -155,7 +155,7 @@ let package = Package(
             name: "ResultsFixtures", dependencies: ["Results", "Scoring"], path: "Tests/Support/ResultsFixtures",
             exclude: ["Schemas"]),
         .target(
-            name: "RunnerTestSupport", dependencies: ["Results", "Runner", "GambitTestSupport"],
+            name: "RunnerTestSupport", dependencies: ["Publishing", "Results", "Runner", "GambitTestSupport"],
             path: "Tests/Support/RunnerTestSupport"),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "GambitTestSupport"]),
         .testTarget(name: "HashingTests", dependencies: ["Hashing"]),

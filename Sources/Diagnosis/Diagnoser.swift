@@ -35,6 +35,35 @@ public struct DiagnosisOutcome {
     public var suggestionFiles: [String]
 }
 
+/// What a diagnosis leaves in the run's folder, for the one type that writes a run folder's files (`RunFolder`
+/// in Publishing): the results with the diagnosis joined, and each examined variant's suggestions as a patch.
+public struct DiagnosisPublication: Sendable {
+    /// One variant's suggestions as a training-data patch.
+    public struct SuggestionFile: Sendable, Equatable {
+        /// Where it goes: `suggestions/VARIANT.yaml`, or under `.gambit/` for private data (never in a report).
+        public var file: URL
+        /// The patch (`gambit lint --apply` merges it).
+        public var text: String
+        /// Whether the variant's data is private.
+        public var isPrivate: Bool
+    }
+
+    /// The run's results, the diagnosis joined to them.
+    public var results: RunResults
+    /// The patches to write.
+    public var suggestions: [SuggestionFile]
+    /// Files of an earlier diagnosis of the examined variants to remove first (a variant now without
+    /// suggestions, or whose data became private or public, keeps no stale patch).
+    public var replaced: [URL]
+
+    /// The suggestion files as a terminal names them (a private variant's by its folder only).
+    public var shownSuggestionFiles: [String] {
+        suggestions.map {
+            $0.isPrivate ? "\($0.file.deletingLastPathComponent().path)/ (private data)" : $0.file.path
+        }
+    }
+}
+
 /// Why a diagnosis could not start: each names what to give instead.
 public enum DiagnosisError: Error, CustomStringConvertible, Equatable {
     /// The folder is missing, a file, or holds no run's results.
@@ -70,9 +99,10 @@ public enum Diagnoser {
     /// Diagnoses a run and writes the diagnosis into its folder.
     /// - Parameters:
     ///   - progress: Where progress and per-utterance failures go (masked).
-    ///   - writeReports: Writes every report of the results into the run's folder (called under its lock).
+    ///   - publish: Writes what the diagnosis leaves into the run's folder: results, reports and suggestions
+    ///     (called under the folder's lock).
     public static func diagnose(
-        _ request: DiagnosisRequest, progress: DiagnosisProgress, writeReports: (RunResults) throws -> Void
+        _ request: DiagnosisRequest, progress: DiagnosisProgress, publish: (DiagnosisPublication) throws -> Void
     ) throws -> DiagnosisOutcome {
         let runURL = request.runFolder
         let results = try Self.results(in: runURL)
@@ -107,11 +137,11 @@ public enum Diagnoser {
         progress.finish()
         let examined = report.variants.map(\.variant)
         let diagnosed = joined(report, to: results)
-        let written = try writeSuggestions(
-            (diagnosed.diagnosis?.variants ?? []).filter { examined.contains($0.variant) }, suite: suiteFile,
-            in: runURL)
-        try diagnosed.write(to: Runner.resultsFile(in: runURL))
-        try writeReports(diagnosed)
+        let publication = try publication(
+            of: diagnosed, variants: (diagnosed.diagnosis?.variants ?? []).filter { examined.contains($0.variant) },
+            suite: suiteFile, in: runURL)
+        try publish(publication)
+        let written = publication.shownSuggestionFiles
         let masked = diagnosed.redactingPrivateTerms().diagnosis?.variants ?? []
         let shown = zip(masked, diagnosed.diagnosis?.variants ?? []).filter { examined.contains($0.1.variant) }
         return DiagnosisOutcome(results: diagnosed, examined: shown.map(\.0), suggestionFiles: written)
@@ -181,33 +211,32 @@ public enum Diagnoser {
         run.appendingPathComponent(".gambit/diagnosis.journal")
     }
 
-    /// Each diagnosed variant's suggestions as a patch (see ``suggestionsFile(in:variant:isPrivate:)``), replacing an
-    /// earlier diagnosis's; the files written, as the terminal names them.
-    static func writeSuggestions(_ variants: [VariantDiagnosis], suite suiteFile: Suite, in runURL: URL) throws
-        -> [String]
-    {
-        var written: [String] = []
+    /// What the diagnosis leaves: `diagnosed`, and each of `variants`' suggestions as a patch (see
+    /// ``suggestionsFile(in:variant:isPrivate:)``) replacing an earlier diagnosis's, public or private.
+    static func publication(
+        of diagnosed: RunResults, variants: [VariantDiagnosis], suite suiteFile: Suite, in runURL: URL
+    ) throws -> DiagnosisPublication {
+        var publication = DiagnosisPublication(results: diagnosed, suggestions: [], replaced: [])
         for diagnosis in variants {
             guard let spec = suiteFile.variants.first(where: { $0.name == diagnosis.variant }) else { continue }
             let data = try Toolchain.loadTrainingData(spec.training)
             for isPrivate in [false, true] {
-                try? FileManager.default.removeItem(
-                    at: try suggestionsFile(in: runURL, variant: diagnosis.variant, isPrivate: isPrivate))
+                publication.replaced.append(
+                    try suggestionsFile(in: runURL, variant: diagnosis.variant, isPrivate: isPrivate))
             }
-            let file = try suggestionsFile(in: runURL, variant: diagnosis.variant, isPrivate: data.isPrivate)
             guard let suggestions = diagnosis.suggestions, !suggestions.isEmpty else { continue }
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             // The training file as the command line would name it from here.
             let here = FileManager.default.currentDirectoryPath + "/"
             let training =
                 spec.training.path.hasPrefix(here)
                 ? String(spec.training.path.dropFirst(here.count)) : spec.training.path
-            try suggestions.patch(for: data, variant: diagnosis.variant, training: training).write(
-                to: file, atomically: true, encoding: .utf8)
-            written.append(data.isPrivate ? "\(file.deletingLastPathComponent().path)/ (private data)" : file.path)
+            publication.suggestions.append(
+                DiagnosisPublication.SuggestionFile(
+                    file: try suggestionsFile(in: runURL, variant: diagnosis.variant, isPrivate: data.isPrivate),
+                    text: suggestions.patch(for: data, variant: diagnosis.variant, training: training),
+                    isPrivate: data.isPrivate))
         }
-        return written
+        return publication
     }
 
     /// One line of the diagnosis journal (`.gambit/diagnosis.journal`): what one utterance gave, under a key

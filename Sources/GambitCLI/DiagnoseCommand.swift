@@ -66,8 +66,8 @@ struct Diagnose: ParsableCommand {
         do {
             let shown = DiagnosisProgress(
                 update: { progress.update($0, $1, $2) }, log: { progress.log($0) }, finish: { progress.finish() })
-            outcome = try Diagnoser.diagnose(request, progress: shown) { results in
-                try RunFolder(request.runFolder).writeReports(results)
+            outcome = try Diagnoser.diagnose(request, progress: shown) { publication in
+                try RunFolder(request.runFolder).record(diagnosis: publication)
             }
         } catch let error as DiagnosisError {
             throw ValidationError(error.description)

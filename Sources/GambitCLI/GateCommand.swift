@@ -2,6 +2,7 @@ import ArgumentParser
 import Formats
 import Foundation
 import Gate
+import Publishing
 import Reporting
 import Results
 import Runner
@@ -88,21 +89,9 @@ struct Baseline: ParsableCommand {
         var to = "baseline.json"
 
         func run() throws {
-            let loaded = try RunResults.load(from: Report.resultsFile(results))
-            // A baseline every later gate refuses is no baseline: refused here, where the merge can still be made.
-            if let partial = loaded.run.partial {
-                throw UnusableBaseline(
-                    description: "\(results) has \(partial.summary); `gambit gate` compares complete runs only and "
-                        + "would refuse this baseline. Merge every shard (`gambit merge` without --partial) and update "
-                        + "the baseline from that; \(to) is left as it was")
-            }
-            try loaded.redactingPrivateTerms().write(to: URL(fileURLWithPath: to))
+            let loaded = try RunFolder.writeBaseline(
+                of: Report.resultsFile(results), to: URL(fileURLWithPath: to))
             print("baseline written to \(to) (\(loaded.systems.count) systems, suite \(loaded.run.suite.name))")
         }
     }
-}
-
-/// Results `gambit baseline update` refuses to store, with why and what to give instead.
-struct UnusableBaseline: Error, CustomStringConvertible {
-    var description: String
 }

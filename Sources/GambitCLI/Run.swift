@@ -151,6 +151,8 @@ struct Run: ParsableCommand {
         print(Summary.text(results))
         var timer = StageTimer(stages: results.timings?.stages ?? [])
         let folder = RunFolder(outputURL)
+        // The results first: a report that cannot be written leaves them for `gambit report`.
+        try folder.writeResults(results)
         let written = try timer.measure("reports") { try folder.writeReports(results) }
         if results.timings != nil {
             // The reports' own time goes into the results and the reports that show it, written once more.

@@ -1,13 +1,16 @@
+public import Diagnosis
 public import Foundation
 public import Reporting
 public import Results
 public import Runner
 
 /// A run's output folder, and the one way to write into it once a run, merge, sweep or diagnosis has results: the
-/// results file, every report with its audio players pointed at the suite's audio, and the sweep.
+/// results file, every report with its audio players pointed at the suite's audio, the sweep, the diagnosis with
+/// its suggestion files; and the gate's baseline made from results.
 ///
-/// The commands parse their options, call this and print; none of them writes a run folder's files itself. What a
-/// run writes while it decodes (its journal, lock and first results) is ``Runner``'s.
+/// The commands (and the tests' runs) parse their options, call this and print; none of them writes a run
+/// folder's results or reports itself, and neither do the runner and the diagnoser, which return what they found.
+/// What they keep while they work (the journals, the lock, kept lattices) is theirs.
 public struct RunFolder: Sendable {
     /// The output folder (`Reports/`).
     public let url: URL
@@ -80,4 +83,42 @@ public struct RunFolder: Sendable {
         try writeReports(run)
         return true
     }
+
+    /// Keeps a diagnosis: removes the examined variants' earlier suggestion files, writes their new ones (each
+    /// checked to be inside this folder), the results with the diagnosis joined, and every report again.
+    public func record(diagnosis publication: DiagnosisPublication) throws {
+        for file in publication.replaced {
+            try OutputPath.check(file, isInside: url)
+            try? FileManager.default.removeItem(at: file)
+        }
+        for suggestion in publication.suggestions {
+            try OutputPath.check(suggestion.file, isInside: url)
+            try OutputFolder.prepare(suggestion.file.deletingLastPathComponent())
+            try suggestion.text.write(to: suggestion.file, atomically: true, encoding: .utf8)
+        }
+        try writeResults(publication.results)
+        try writeReports(publication.results)
+    }
+
+    /// Writes the results in `resultsFile` (a run's, or a report.json), private terms masked, as the baseline
+    /// `gambit gate` compares later runs with, at `file` (a file the user names, anywhere). Results of a partial run
+    /// are refused: every later gate would refuse such a baseline.
+    /// - Returns: The results the baseline was made from.
+    @discardableResult
+    public static func writeBaseline(of resultsFile: URL, to file: URL) throws -> RunResults {
+        let results = try RunResults.load(from: resultsFile)
+        if let partial = results.run.partial {
+            throw UnusableBaseline(
+                description: "\(resultsFile.path) has \(partial.summary); `gambit gate` compares complete runs only "
+                    + "and would refuse this baseline. Merge every shard (`gambit merge` without --partial) and "
+                    + "update the baseline from that; \(file.path) is left as it was")
+        }
+        try results.redactingPrivateTerms().write(to: file)
+        return results
+    }
+}
+
+/// Results `gambit baseline update` refuses to store, with why and what to give instead.
+public struct UnusableBaseline: Error, CustomStringConvertible {
+    public var description: String
 }

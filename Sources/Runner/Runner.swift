@@ -172,7 +172,8 @@ public final class Runner {
         var externalCustomizations: [String: [ExternalCustomizationInfo]] = [:]
     }
 
-    /// Runs the suite and writes `results.json` under the output folder: prepare, plan, execute, assemble.
+    /// Runs the suite: prepare, plan, execute (journaled under the output folder), assemble. The results are
+    /// returned, not written: a run folder's results and reports are written by one type, `RunFolder` (Publishing).
     public func run() throws -> RunResults {
         let dataFolder = try openOutput()
         // One run per output folder: two would interleave their journals and overwrite each other's reports.
@@ -202,7 +203,6 @@ public final class Runner {
             workerCount: options.workers, decoded: Set(transcriber.lastDecoded.map(\.key)).count,
             journaled: Set(plan.items.filter { plan.systems[$0.system].isDecoded }.map(\.request.key))
                 .subtracting(transcriber.lastAttempted).count)
-        try results.write(to: Self.resultsFile(in: options.output))
         if options.keepLattices {
             pruneLattices(results)
         } else {

@@ -1,5 +1,6 @@
 import Foundation
 import GambitTestSupport
+import Publishing
 import Results
 import Runner
 
@@ -122,10 +123,13 @@ public struct MiniSuite {
             output: folder.appendingPathComponent(output), workers: workers, shard: shard,
             workerExecutable: Self.executable, fresh: fresh, crashOnceForTesting: crashOnce)
         options.failJournalAfterLinesForTesting = failJournalAfterLines
-        return try Runner(
+        let results = try Runner(
             suite: try Suite.load(suiteFile), options: options,
             toolchain: Toolchain(cacheFolder: folder.appendingPathComponent("cache"))
         ).run()
+        // As `gambit run` does: the run folder's results are written by the one type that writes its files.
+        try RunFolder(options.output).writeResults(results)
+        return results
     }
 }
 

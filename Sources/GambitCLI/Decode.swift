@@ -64,11 +64,7 @@ struct Decode: ParsableCommand {
         let settings = try engine.settings()
         // A weighted merge is built for the language weight it will be decoded with.
         if let languageWeight = settings.languageWeight { prepareOptions.languageWeight = languageWeight }
-        do {
-            try prepareOptions.validate()
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        try prepareOptions.validateAsOptions()
         guard RecognitionOptions.alternativesRange.contains(alternatives) else {
             throw ValidationError(
                 "--alternatives is \(alternatives); it must be within \(RecognitionOptions.alternativesRange.lowerBound)…"

@@ -92,11 +92,7 @@ struct Lint: ParsableCommand {
         let url = try merge()
         let data = try Toolchain.loadTrainingData(url)
         let limits = TrainingDataLimits(sampleBudget: budget)
-        do {
-            try PrepareOptions(limits: limits).validate()
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        try PrepareOptions(limits: limits).validateAsOptions()
         var report = data.lint(limits: limits, requestedLocale: Locale(identifier: "en-US"))
         let toolchain = Toolchain()
         let dictionary = try toolchain.compiler.dictionary()

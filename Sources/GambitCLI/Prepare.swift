@@ -90,11 +90,7 @@ struct Prepare: ParsableCommand {
             backgroundMass: backgroundMass, compounds: compounds, mix: mix, weight: weight,
             unigramWeight: unigramWeight, tempering: tempering, boundaryShare: boundaryShare, keepMergedARPA: keepArpa,
             interpolation: interpolation, phrases: phrases, languageWeight: languageWeight)
-        do {
-            try options.validate()
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        try options.validateAsOptions()
         if let export {
             try Toolchain.loadTrainingData(url).export(to: URL(fileURLWithPath: export), limits: options.limits)
         }
@@ -199,3 +195,15 @@ struct Prepare: ParsableCommand {
 
 extension MergeOptions.Interpolation: ExpressibleByArgument {}
 extension PhraseFraming: ExpressibleByArgument {}
+
+extension PrepareOptions {
+    /// Checks the options as `prepare`, `decode` and `lint` take them: a setting out of its range is a usage error,
+    /// shown with the command's usage, whose message names the setting, its value, its range and its option.
+    func validateAsOptions() throws {
+        do {
+            try validate()
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}

@@ -338,7 +338,7 @@ public final class LanguageModelCompiler {
         }
         let options = options.normalized
         if options.mix == .merged, options.order > 3 {
-            throw .invalidTrainingData(
+            throw .conflictingSettings(
                 "the merged mix builds a trigram model like the base model; order \(options.order) needs --mix set")
         }
         return options
@@ -352,8 +352,10 @@ public final class LanguageModelCompiler {
         do {
             try data.validate(limits: options.limits, requestedLocale: Locale(identifier: base.locale))
             return try data.exportData()
+        } catch let problem as TrainingDataError {
+            throw .invalidTrainingData(problem)
         } catch {
-            throw .invalidTrainingData("\(error)")
+            throw .unexportable(reason: "\(error)")
         }
     }
 
@@ -363,8 +365,11 @@ public final class LanguageModelCompiler {
     ) throws(LanguageModelError) -> WeightedSentences {
         do {
             return try data.weightedSentences(limits: options.limits)
+        } catch let problem as TrainingDataError {
+            throw .invalidTrainingData(problem)
         } catch {
-            throw .invalidTrainingData("\(error)")
+            // Expansion throws only the data's problems; anything else is said as it came.
+            throw .unexportable(reason: "\(error)")
         }
     }
 
@@ -407,7 +412,7 @@ public final class LanguageModelCompiler {
             words: words, pronunciations: supplied, dictionary: dictionary,
             spellingAlternates: options.spellingAlternates)
         if let problem = vocabulary.unpronounceableProblems(in: data).first {
-            throw .invalidTrainingData(problem.description)
+            throw .invalidTrainingData(problem)
         }
         vocabulary.addCompounds(compounds, dictionary: dictionary)
         return vocabulary

@@ -624,9 +624,10 @@ public final class Runner {
     {
         do {
             return try toolchain.compiler.prepare(data, output: folder).artifact
-        } catch LanguageModelError.invalidTrainingData(let message) {
+        } catch LanguageModelError.invalidTrainingData(let problem, _) {
             throw LanguageModelError.invalidTrainingData(
-                message + " The oracle of corpus \(corpus.name) is a grammar of its references and takes its "
+                problem,
+                context: "The oracle of corpus \(corpus.name) is a grammar of its references and takes its "
                     + "pronunciations from every variant's training data: add the entry to a variant's, or correct "
                     + "the reference.")
         }

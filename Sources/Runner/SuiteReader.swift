@@ -209,11 +209,11 @@ struct SuiteReader {
         var transcripts = ImportedTranscripts(
             baseline: baseline, customized: try string(fields.customized, "customized", in: field.line, required: false)
         )
-        for (template, line, needed) in [
-            (baseline, fields.baseline?.line, ["{corpus}"]),
-            (transcripts.customized, fields.customized?.line, ["{corpus}", "{variant}"]),
+        for (template, line, customized) in [
+            (baseline, fields.baseline?.line, false), (transcripts.customized, fields.customized?.line, true),
         ] {
             guard let template else { continue }
+            let needed = ImportedTranscripts.Placeholder.required(customized: customized).map(\.rawValue)
             for placeholder in needed where !template.contains(placeholder) {
                 throw fail(
                     line, "'\(template)' must name \(placeholder): one file per \(needed.joined(separator: " and "))")

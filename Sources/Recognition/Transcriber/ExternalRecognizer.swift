@@ -208,11 +208,32 @@ public struct ImportedTranscripts: Sendable, Hashable, Codable {
         self.format = format
     }
 
+    /// A placeholder of the path templates, the one place each is spelled: the suite reader checks that a template
+    /// names the ones it must, and ``file(corpus:variant:in:)`` replaces them.
+    public enum Placeholder: String, CaseIterable, Sendable {
+        /// The corpus's name: both templates must name it.
+        case corpus = "{corpus}"
+        /// The variant's name: the customized template must name it.
+        case variant = "{variant}"
+
+        /// The placeholders the baseline's template (`customized` false) or the variants' must name.
+        public static func required(customized: Bool) -> [Placeholder] {
+            customized ? [.corpus, .variant] : [.corpus]
+        }
+    }
+
     /// The file of one corpus (and variant), under `folder`.
     public func file(corpus: String, variant: String?, in folder: URL) -> URL? {
         guard let template = variant == nil ? baseline : customized else { return nil }
-        let path = template.replacingOccurrences(of: "{corpus}", with: corpus)
-            .replacingOccurrences(of: "{variant}", with: variant ?? "")
+        var path = template
+        for placeholder in Placeholder.allCases {
+            let value =
+                switch placeholder {
+                case .corpus: corpus
+                case .variant: variant ?? ""
+                }
+            path = path.replacingOccurrences(of: placeholder.rawValue, with: value)
+        }
         return path.hasPrefix("/")
             ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path).standardizedFileURL
     }

@@ -35,6 +35,16 @@ struct Run: ParsableCommand {
     @Flag(help: "Ignore the journal and decode everything again.")
     var fresh = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Keep PocketSphinx's answers in this folder, across runs, and take from it what this run's journal lacks.",
+            discussion:
+                "An answer is reused only for the same audio, model, acoustic model and decoder settings; a run after "
+                + "changing one variant decodes only that variant's work. Failed decodes and external recognizers' "
+                + "answers are never kept. Off by default.",
+            valueName: "folder"))
+    var decodeCache: String?
+
     @Flag(inversion: .prefixedNo, help: "Run decoders in a network namespace when the machine allows it.")
     var denyNetwork = true
 
@@ -137,6 +147,7 @@ struct Run: ParsableCommand {
             progress: { stage, done, total in progress.update(masker.fragment(stage), done, total) })
         options.allowOutsidePaths = allowOutsidePaths
         options.keepLattices = keepLattices
+        options.decodeCache = decodeCache.map { URL(fileURLWithPath: $0) }
         options.longDecode = { utterance, audioSeconds, seconds in
             progress.stillRunning(
                 "decoding", item: masker.fragment(utterance), audioSeconds: audioSeconds, seconds: seconds)

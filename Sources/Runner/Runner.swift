@@ -38,6 +38,10 @@ public struct RunOptions: Sendable {
     /// errors, and every anti-context one), so that it reads them rather than decoding again (`--no-keep-lattices`
     /// to keep none).
     public var keepLattices = true
+    /// A folder of PocketSphinx answers kept across runs (``DecodeCache``): the run takes from it what its own
+    /// journal lacks and adds what it decodes; nil (the default) to decode everything the journal lacks.
+    /// `--fresh` neither reads nor skips it: every utterance is decoded and the cache is updated.
+    public var decodeCache: URL?
     /// Test hook: utterance ids whose first decoding attempt crashes the worker.
     public var crashOnceForTesting: Set<String>
     /// Test hook: the journal append after this many lines writes half its line and then fails as a
@@ -429,8 +433,12 @@ public final class Runner {
             }
             return request
         }
-        return try transcriber.transcribe(requests, journal: journal, fresh: options.fresh)
-            .merging(undecoded) { decoded, _ in decoded }
+        let cache = options.decodeCache.map(DecodeCache.init)
+        var fromCache: Set<String> = []
+        if let cache, !options.fresh { fromCache = try cache.seed(journal, for: requests) }
+        let answers = try transcriber.transcribe(requests, journal: journal, fresh: options.fresh)
+        if let cache { cache.keep(answers, of: requests, except: fromCache) }
+        return answers.merging(undecoded) { decoded, _ in decoded }
     }
 
     /// The results: per-utterance records, then every aggregate through Scoring. Checks are added by the caller.

@@ -15,7 +15,8 @@ struct ExitCodeTests {
                 "run", suite.suiteFile.path, "--output", suite.folder.appendingPathComponent(output).path, "--workers",
                 "2",
             ]
-                + ["--cache-dir", suite.folder.appendingPathComponent("cache").path] + extra)
+                + ["--cache-dir", suite.folder.appendingPathComponent("cache").path]
+                + (MiniSuite.sharedDecodes.map { ["--decode-cache", $0.path] } ?? []) + extra)
     }
 
     func checks(_ suite: MiniSuite, output: String) throws -> [Check] {

@@ -306,7 +306,8 @@ struct PrivateSweepTests {
         let output = suite.folder.appendingPathComponent("out")
         // The run fails its checks on so small a suite (status 1) but writes its reports.
         let (ran, runOutput) = try TestSupport.gambit(
-            ["run", suite.suiteFile.path, "--output", output.path, "--workers", "2"], environment: environment)
+            ["run", suite.suiteFile.path, "--output", output.path, "--workers", "2"]
+                + (MiniSuite.sharedDecodes.map { ["--decode-cache", $0.path] } ?? []), environment: environment)
         #expect(ran == 0 || ran == 1, "\(runOutput)")
         let before = try Self.audioLinks(in: output)
         let (status, printed) = try TestSupport.gambit(

@@ -115,14 +115,23 @@ public struct MiniSuite {
     /// The `gambit` executable built beside this test bundle.
     public static var executable: URL { TestSupport.gambitExecutable }
 
+    /// A decode cache every MiniSuite run of this test process shares (in-process, or `gambit run --decode-cache`): the
+    /// suites are made alike, so most of their decodes (every baseline's, for one) are the same work, done once.
+    public static let sharedDecodes: URL? = try? TestSupport.temporaryDirectory("decodes")
+
+    /// Runs the suite in-process, as `gambit run` does.
+    /// - Parameter sharedDecodes: Take the answers other runs of this process decoded (``RunOptions/decodeCache``);
+    ///   false for a test of decoding itself (what the workers do, crash, retry, load or time).
     public func run(
         output: String = "out", workers: Int = 2, shard: Shard? = nil, fresh: Bool = false,
-        crashOnce: Set<String> = [], failJournalAfterLines: Int? = nil
+        crashOnce: Set<String> = [], failJournalAfterLines: Int? = nil, sharedDecodes: Bool = true
     ) throws -> RunResults {
         var options = RunOptions(
             output: folder.appendingPathComponent(output), workers: workers, shard: shard,
             workerExecutable: Self.executable, fresh: fresh, crashOnceForTesting: crashOnce)
         options.failJournalAfterLinesForTesting = failJournalAfterLines
+        options.decodeCache =
+            sharedDecodes && crashOnce.isEmpty && failJournalAfterLines == nil ? Self.sharedDecodes : nil
         let results = try Runner(
             suite: try Suite.load(suiteFile), options: options,
             toolchain: Toolchain(cacheFolder: folder.appendingPathComponent("cache"))

@@ -1,7 +1,8 @@
 import Foundation
+import Hashing
 import Recognition
 
-/// PocketSphinx's answers kept across runs, one file per work key (`KEY.json`): a run takes from it the answers its
+/// PocketSphinx's answers kept across runs, one file per work key (`KEY.json`; a streamed one's also names its terms): a run takes from it the answers its
 /// own journal lacks, and adds those it decodes.
 ///
 /// The key names everything that can change a hypothesis (the audio's bytes, the system's model, the acoustic model,
@@ -14,7 +15,16 @@ import Recognition
 struct DecodeCache {
     let folder: URL
 
-    private func file(_ key: String) -> URL { folder.appendingPathComponent("\(key).json") }
+    /// The file of `request`'s answer. A streamed decode's answer also holds when each of the request's terms was
+    /// first heard, which its key does not name (a baseline streams for every variant's terms of its suite): its
+    /// file is named by the terms too, so another suite's terms never come back as this one's.
+    private func file(_ request: WorkRequest) -> URL {
+        guard request.streamingChunkMilliseconds != nil else {
+            return folder.appendingPathComponent("\(request.key).json")
+        }
+        let terms = ContentHash.sha256Hex(Data(request.terms.sorted().joined(separator: "\n").utf8))
+        return folder.appendingPathComponent("\(request.key)-\(terms.prefix(16)).json")
+    }
 
     /// Whether `request` may be answered from, and kept in, the cache.
     static func applies(to request: WorkRequest) -> Bool {
@@ -30,7 +40,7 @@ struct DecodeCache {
         let decoder = JSONDecoder()
         for request in requests
         where Self.applies(to: request) && !journaled.contains(request.key) && seen.insert(request.key).inserted {
-            guard let data = try? Data(contentsOf: file(request.key)),
+            guard let data = try? Data(contentsOf: file(request)),
                 let answer = try? decoder.decode(WorkResponse.self, from: data), answer.key == request.key,
                 answer.failure == nil
             else { continue }
@@ -54,7 +64,7 @@ struct DecodeCache {
             guard kept.insert(request.key).inserted, let answer = answers[request.key], answer.failure == nil,
                 !answer.crashed, let data = try? encoder.encode(answer)
             else { continue }
-            try? data.write(to: file(request.key), options: .atomic)
+            try? data.write(to: file(request), options: .atomic)
         }
     }
 }

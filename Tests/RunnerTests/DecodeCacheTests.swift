@@ -1,5 +1,6 @@
 import Foundation
 import GambitTestSupport
+import Recognition
 import Results
 import RunnerTestSupport
 import Testing
@@ -51,5 +52,24 @@ struct DecodeCacheTests {
         let fresh = try Self.run(suite, output: "second", cache: cache, fresh: true)
         #expect(fresh.timings?.decoded == decoded, "--fresh decodes everything")
         #expect(Self.hypotheses(fresh) == Self.hypotheses(first))
+    }
+
+    /// A streamed answer also says when each term was first heard, which the key does not name: a request with
+    /// other terms (another suite's baseline) is not answered with it; the same terms are.
+    @Test("A streamed answer is reused only for the same terms")
+    func streamedAnswerKeepsItsTerms() throws {
+        let folder = try TestSupport.temporaryDirectory("decode-cache-terms")
+        let cache = DecodeCache(folder: folder.appendingPathComponent("cache"))
+        func request(_ terms: [String]) -> WorkRequest {
+            WorkRequest(key: "k1", audio: "a.wav", configuration: nil, streamingChunkMilliseconds: 100, terms: terms)
+        }
+        let answer = WorkResponse.imported(key: "k1", hypothesis: "play the albin", customization: .notRequested)
+        cache.keep(["k1": answer], of: [request(["albin"])], except: [])
+
+        let other = folder.appendingPathComponent("other.journal")
+        #expect(try cache.seed(other, for: [request(["winawer"])]).isEmpty)
+        let same = folder.appendingPathComponent("same.journal")
+        #expect(try cache.seed(same, for: [request(["albin"])]) == ["k1"])
+        #expect(Journal.entries(same, as: WorkResponse.self).map(\.hypothesis) == ["play the albin"])
     }
 }

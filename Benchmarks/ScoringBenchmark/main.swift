@@ -1,10 +1,13 @@
 // Times `Scorer.score` on a generated test set read from trn files (parsing included).
 //
 //     swift run -c release ScoringBenchmark [--utterances 100000] [--runs 5] [--sclite] [--no-cer] [--agreement]
-//         [--biasing]
+//         [--biasing] [--keywords] [--gambit PATH]
 //
-// Also times the report's JSON (what `gambit score --json` adds). `--biasing` also writes the same set as
-// per-utterance biasing lists (tab-separated, JSON lists) against Kaldi text hypotheses and times that.
+// Also times the report's JSON (what `gambit score --json` adds), and says where the time goes: the median of
+// each stage of `Scorer.score`. `--biasing` also writes the same set as per-utterance biasing lists
+// (tab-separated, JSON lists) against Kaldi text hypotheses and times that. `--keywords` also scores the plain
+// set with 50 boosted words and 10 two-word terms (keywords by position, false alarms). `--gambit PATH` times the
+// `gambit score --json` command itself on the plain set, output to /dev/null, as a user runs it.
 //
 // `--agreement` also checks every utterance against sclite (S, D, I, N from its SGML alignment) and the
 // minimal mode against a plain Levenshtein distance, and prints the mismatches.
@@ -24,6 +27,8 @@ struct Arguments {
     var characterErrorRate = true
     var agreement = false
     var biasing = false
+    var keywords = false
+    var gambit: String?
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
@@ -35,11 +40,15 @@ struct Arguments {
             case "--no-cer": characterErrorRate = false
             case "--agreement": agreement = true
             case "--biasing": biasing = true
+            case "--keywords": keywords = true
+            case "--gambit":
+                guard let path = iterator.next() else { throw UsageError(message: "--gambit needs a path") }
+                gambit = path
             default:
                 throw UsageError(
                     message: "unknown argument \(argument)\n"
                         + "usage: ScoringBenchmark [--utterances N] [--runs N] [--sclite] [--no-cer] [--agreement] "
-                        + "[--biasing]")
+                        + "[--biasing] [--keywords] [--gambit PATH]")
             }
         }
     }
@@ -136,6 +145,31 @@ func writeBiasingLists(in directory: URL) throws -> (reference: URL, hypothesis:
     try references.write(to: referenceURL, atomically: true, encoding: .utf8)
     try hypotheses.write(to: hypothesisURL, atomically: true, encoding: .utf8)
     return (referenceURL, hypothesisURL)
+}
+
+/// Scores `runs` times and prints the median time of each stage (in the order the stages ran).
+func stageMedians(
+    _ runs: Int, reference: URL, hypothesis: URL, options: ScoringOptions, label: String
+) throws -> ScoreReport {
+    var stages: [String: [Double]] = [:]
+    var order: [String] = []
+    var report: ScoreReport?
+    for _ in 0..<runs {
+        var last = DispatchTime.now().uptimeNanoseconds
+        report = try Scorer.score(reference: reference, hypothesis: hypothesis, options: options, audioLength: nil) {
+            stage in
+            let now = DispatchTime.now().uptimeNanoseconds
+            if stages[stage] == nil { order.append(stage) }
+            stages[stage, default: []].append(Double(now - last) / 1e9)
+            last = now
+        }
+    }
+    print("Where the time goes (\(label), medians of \(runs)):")
+    for stage in order {
+        let times = stages[stage]!.sorted()
+        print("  \(String(format: "%6.3f", times[times.count / 2])) s  \(stage)")
+    }
+    return report!
 }
 
 /// The median of `runs` timings of `body`.
@@ -301,6 +335,45 @@ do {
         print(
             "Report as JSON (gambit score --json): median \(String(format: "%.3f", json)) s; scoring and JSON "
                 + "\(String(format: "%.2f", (median + json) / median))× scoring alone")
+    }
+
+    _ = try stageMedians(
+        arguments.runs, reference: files.reference, hypothesis: files.hypothesis, options: options, label: "plain")
+
+    if arguments.keywords {
+        // 50 words of the vocabulary as boosted words, and 10 of their pairs as terms.
+        let vocabulary = Array(
+            Set(
+                lastGenerated.reference.split(separator: "\n").prefix(200).flatMap { line in
+                    (try? TRNLine.read(String(line)))?.text.split(separator: " ").map(String.init) ?? []
+                })
+        ).sorted()
+        let boosted = Array(vocabulary.prefix(50))
+        let terms = (0..<10).map { "\(boosted[2 * $0]) \(boosted[2 * $0 + 1])" }
+        var keywordOptions = options
+        keywordOptions.boostedWords = boosted
+        keywordOptions.terms = terms
+        let report = try stageMedians(
+            arguments.runs, reference: files.reference, hypothesis: files.hypothesis, options: keywordOptions,
+            label: "50 boosted words, 10 terms")
+        let keywords = report.keywords!
+        print(
+            String(
+                format: "  keyword F1 %.3f over %ld said, %ld false alarms (%.2f per 100 utterances)",
+                keywords.overall.f1 ?? -1, keywords.overall.said, keywords.overall.falseAlarms,
+                keywords.falseAlarmsPer100Utterances ?? -1))
+    }
+
+    if let gambit = arguments.gambit {
+        let command = try medianSeconds(arguments.runs) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: gambit)
+            process.arguments = ["score", "--ref", files.reference.path, "--hyp", files.hypothesis.path, "--json"]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+        }
+        print("gambit score --json (the command, output to /dev/null): median \(String(format: "%.3f", command)) s")
     }
 
     if arguments.biasing {

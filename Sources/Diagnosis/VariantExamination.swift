@@ -35,7 +35,7 @@ final class VariantExamination {
                 let isAntiContext = results.corpus(named: system.corpus)?.role == .antiContext
                 splits[system.corpus] = results.corpus(named: system.corpus)?.split ?? "all"
                 for record in system.utterances where record.failure == nil {
-                    guard let boosted = Aggregation.scoredBoostedWords(record, global: global, normalizer: normalizer)
+                    guard let boosted = record.scoredBoostedWords(global: global, normalizer: normalizer)
                     else { continue }
                     let reference = record.alignment.compactMap(\.reference)
                     for word in reference where boosted.contains(word) { occurrences[word, default: 0] += 1 }

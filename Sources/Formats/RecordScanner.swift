@@ -15,6 +15,11 @@ package struct RawRecord {
     /// The offset in the file of the line's first byte that is not UTF-8, for a line kept although it is not (see
     /// ``TranscriptIO/read(_:format:keepingInvalidUTF8:)``); nil for a line that is UTF-8.
     package var invalidByte: Int? = nil
+    /// The utterance's length in seconds, where the file gives it: a JSON line's `duration`, an stm file's
+    /// segments (each end less its begin, summed).
+    package var seconds: Double? = nil
+    /// A JSON line's `audio`: the utterance's audio file, as written (a Gambit manifest's, relative to its folder).
+    package var audio: String? = nil
 }
 
 /// Byte-level scanning of transcript files: no `String` is made for a `trn` line unless it needs validating.
@@ -34,10 +39,12 @@ package enum RecordScanner {
         case .biasingTSV: try scanBiasingLists(bytes, path: path, emit: emit)
         case .ctm:
             let words = try ctmWords(bytes, path: path, warnings: &warnings)
-            try emitGrouped(words.map { ($0.file, $0.start, $0.word, nil as String?) }, path: path, emit: emit)
+            try emitGrouped(
+                words.map { ($0.file, $0.start, $0.word, nil as String?, nil as Double?) }, path: path, emit: emit)
         case .stm:
             let segments = try stmSegments(bytes, path: path, warnings: &warnings)
-            try emitGrouped(segments.map { ($0.file, $0.begin, $0.text, $0.speaker) }, path: path, emit: emit)
+            try emitGrouped(
+                segments.map { ($0.file, $0.begin, $0.text, $0.speaker, $0.end - $0.begin) }, path: path, emit: emit)
         }
     }
 
@@ -338,6 +345,8 @@ package enum RecordScanner {
                         + "biasing lists every line needs one (write [] for an utterance with none)")
             }
             if firstLine == nil { firstLine = (line, list != nil) }
+            let seconds = try duration(fields["duration"], id: id, path: path, line: line)
+            let audio = fields["audio"]?.text
             var idCopy = id
             var text = textValue.text ?? ""
             var speaker = fields["speaker"]?.text
@@ -348,16 +357,32 @@ package enum RecordScanner {
                             try emit(
                                 RawRecord(
                                     id: idBuffer, text: textBuffer, speaker: speakerBuffer, line: line,
-                                    biasingList: list, invalidByte: invalid))
+                                    biasingList: list, invalidByte: invalid, seconds: seconds, audio: audio))
                         }
                     } else {
                         try emit(
                             RawRecord(
                                 id: idBuffer, text: textBuffer, speaker: nil, line: line, biasingList: list,
-                                invalidByte: invalid))
+                                invalidByte: invalid, seconds: seconds, audio: audio))
                     }
                 }
             }
+        }
+    }
+
+    /// A JSON line's `duration`: seconds, a finite number ≥ 0, or `nil` when absent or `null`.
+    private static func duration(_ value: FlatJSONParser.Value?, id: String, path: String, line: Int) throws
+        -> Double?
+    {
+        switch value {
+        case nil, .null?: return nil
+        case .number(let written)?:
+            if let seconds = Double(written), seconds.isFinite, seconds >= 0 { return seconds }
+            fallthrough
+        default:
+            throw ScoringError.malformedLine(
+                path: path, line: line,
+                reason: "utterance '\(id)': \"duration\" must be the audio's length in seconds, a number ≥ 0")
         }
     }
 
@@ -468,15 +493,17 @@ package enum RecordScanner {
 
     /// Joins timed pieces into one utterance per file, in time order, files in order of first appearance.
     private static func emitGrouped(
-        _ pieces: [(file: String, time: Double, text: String, speaker: String?)],
+        _ pieces: [(file: String, time: Double, text: String, speaker: String?, seconds: Double?)],
         path: String,
         emit: (RawRecord) throws -> Void
     ) throws {
         var order: [String] = []
         var grouped: [String: [(time: Double, text: String, speaker: String?)]] = [:]
+        var seconds: [String: Double] = [:]
         for piece in pieces {
             if grouped[piece.file] == nil { order.append(piece.file) }
             grouped[piece.file, default: []].append((piece.time, piece.text, piece.speaker))
+            if let span = piece.seconds { seconds[piece.file, default: 0] += span }
         }
         for (line, file) in order.enumerated() {
             let sorted = grouped[file]!.enumerated().sorted { a, b in
@@ -489,10 +516,15 @@ package enum RecordScanner {
                 try text.withUTF8 { textBuffer in
                     if speaker != nil {
                         try speaker!.withUTF8 { speakerBuffer in
-                            try emit(RawRecord(id: idBuffer, text: textBuffer, speaker: speakerBuffer, line: line + 1))
+                            try emit(
+                                RawRecord(
+                                    id: idBuffer, text: textBuffer, speaker: speakerBuffer, line: line + 1,
+                                    seconds: seconds[file]))
                         }
                     } else {
-                        try emit(RawRecord(id: idBuffer, text: textBuffer, speaker: nil, line: line + 1))
+                        try emit(
+                            RawRecord(
+                                id: idBuffer, text: textBuffer, speaker: nil, line: line + 1, seconds: seconds[file]))
                     }
                 }
             }

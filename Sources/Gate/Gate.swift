@@ -460,7 +460,7 @@ public enum Gate {
             let normalizer = settings.normalizer
             // Each pair is scored over one set of words: the utterance's own biased words when the corpus gives
             // biasing lists (the same utterance, so the current record's), else the current variant's words.
-            let words = now.map { Aggregation.scoredBoostedWords($0, global: boosted, normalizer: normalizer) }
+            let words = now.map { $0.scoredBoostedWords(global: boosted, normalizer: normalizer) }
             guard !old.isEmpty, words.contains(where: { $0 != nil }) else { return nil }
             func rates(_ records: [UtteranceRecord]) -> [BoostedWordErrorRates] {
                 zip(records, words).map { record, words in

@@ -14,7 +14,7 @@ public struct MarkdownReport: Sendable {
     /// are partial; one line of checks passed, warnings, skipped, engine, on-device verification and date. Then per
     /// corpus with a baseline: a `###` heading (role, utterances, baseline WER), a line per uncustomized external
     /// recognizer, the biasing-list note, and, if variants were compared, a table of each one's WER, B-WER and U-WER
-    /// with Δ and 95% interval (✱ significant), term F1 and oracle gain. Then the Δ legend, ``breakdowns(_:)``,
+    /// with Δ and 95% interval (✱ significant), keyword F1, false alarms and oracle gain. Then the Δ legend, ``breakdowns(_:)``,
     /// ``diagnosis(_:)``, the checks table (if any checks) and the cost table (RTF, RTFx, p50 / p95 final latency,
     /// peak RSS, failures per system).
     public func render() -> String {

@@ -45,20 +45,7 @@ public enum Aggregation {
     /// An utterance's biased words under the literature's rule: the words of its biasing list that occur in its
     /// reference, in list order; `nil` when the record has no list.
     public static func biasedWords(of record: UtteranceRecord, normalizer: Normalizer) -> [String]? {
-        guard let list = record.biasingList else { return nil }
-        let reference = Set(record.alignment.compactMap(\.reference))
-        return BiasingList.words(of: list, normalizer: normalizer).filter(reference.contains)
-    }
-
-    /// The words B-WER counts for one record: its biased words when it has a biasing list (a reference word is
-    /// then biased when it is one of them, and an inserted word only when it is one of them, so an inserted
-    /// distractor or a word biased in another utterance is a U-WER error), else the system's boosted words;
-    /// `nil` when neither applies.
-    public static func scoredBoostedWords(_ record: UtteranceRecord, global: Set<String>, normalizer: Normalizer)
-        -> Set<String>?
-    {
-        if let biased = biasedWords(of: record, normalizer: normalizer) { return Set(biased) }
-        return global.isEmpty ? nil : global
+        record.biasedWords(normalizer: normalizer)
     }
 
     /// The boosted words a system is scored on: its variant's for a customized system, the union of every
@@ -77,11 +64,13 @@ public enum Aggregation {
         scope(system, results).templates
     }
 
-    /// Aggregate accuracy of a set of records.
+    /// Aggregate accuracy of a set of records: Scoring's one definition
+    /// (``Scoring/SystemMetrics/init(of:boostedWords:terms:templates:normalizer:bootstrap:)``), which
+    /// `gambit score` calls too.
     /// - Parameters:
     ///   - records: The system's utterances (failed ones included).
     ///   - boostedWords: Words for B-WER/U-WER; empty for none.
-    ///   - terms: Terms for recall/precision/F1; empty for none.
+    ///   - terms: Terms scored by position; empty for none.
     ///   - templates: Templates for slot errors.
     ///   - normalizer: The run's normalizer, applied to the words, terms and templates.
     ///   - bootstrap: Resamples and seed of the false-alarm interval; by default none is drawn (the comparisons and
@@ -90,113 +79,17 @@ public enum Aggregation {
         of records: [UtteranceRecord], boostedWords: [String] = [], terms: [String] = [],
         templates: SlotTemplates? = nil, normalizer: Normalizer, bootstrap: BootstrapOptions = .init(resamples: 0)
     ) -> SystemMetrics {
-        let alignments = records.map { Alignment(pairs: $0.alignment) }
-        var counts = ErrorCounts()
-        for alignment in alignments { counts += alignment.counts }
-        let rates = Rates(
-            counts: counts, utterances: records.count,
-            utterancesWithErrors: alignments.filter { $0.counts.errors > 0 }.count,
-            referenceCharacters: records.reduce(0) { $0 + $1.referenceCharacters },
-            characterErrors: records.reduce(0) { $0 + $1.characterErrors })
-        let boosted = normalizedWords(boostedWords, normalizer)
-        let normalizedTerms = terms.map(normalizer.normalize).filter { !$0.isEmpty }
-        return SystemMetrics(
-            rates: rates,
-            boosted: boostedRates(of: records, alignments: alignments, boosted: boosted, normalizer: normalizer),
-            terms: normalizedTerms.isEmpty
-                ? nil
-                : CustomizationMetrics.termAccuracy(
-                    references: alignments.map { $0.pairs.compactMap(\.reference) },
-                    hypotheses: alignments.map { $0.pairs.compactMap(\.hypothesis) }, terms: normalizedTerms),
-            slots: templates.map {
-                CustomizationMetrics.slotErrors(alignments: alignments, templates: $0, normalizer: normalizer)
-            },
-            keywords: keywords(
-                of: records, terms: normalizedTerms, boosted: boosted, normalizer: normalizer, bootstrap: bootstrap))
+        SystemMetrics(
+            of: records, boostedWords: boostedWords, terms: terms, templates: templates, normalizer: normalizer,
+            bootstrap: bootstrap)
     }
 
-    /// Keywords scored by position and the false alarms of a set of records; nil when there is no term, no
-    /// boosted word and no biasing list.
-    /// - Parameters:
-    ///   - terms: The scored terms, normalized; a boosted word that is not one of them gets its row after them.
-    ///   - boosted: The boosted words, normalized: the headline's words where a record has no biasing list.
-    static func keywords(
-        of records: [UtteranceRecord], terms: [[String]], boosted: Set<String>, normalizer: Normalizer,
-        bootstrap: BootstrapOptions
-    ) -> KeywordMetrics? {
-        let hasLists = records.contains { $0.biasingList != nil }
-        guard !terms.isEmpty || !boosted.isEmpty || hasLists else { return nil }
-        // Every boosted word has its row, after the terms given.
-        let terms = terms + boosted.subtracting(terms.filter { $0.count == 1 }.map { $0[0] }).sorted().map { [$0] }
-        var rows = terms.map { KeywordCounts(term: $0.joined(separator: " ")) }
-        var overall = KeywordCounts(term: "*")
-        var alarms: [Int] = []
-        var flagged: [String: [String]] = [:]
-        for record in records {
-            for (index, counts) in KeywordScoring.count(record.alignment, terms: terms).enumerated() {
-                rows[index] += counts
-                if counts.falseAlarms > 0 { flagged[counts.term, default: []].append(record.id) }
-            }
-            let words = record.biasingList.map { Set(BiasingList.words(of: $0, normalizer: normalizer)) } ?? boosted
-            var utteranceAlarms = 0
-            for counts in KeywordScoring.countWords(record.alignment, words: words).values {
-                overall += counts
-                utteranceAlarms += counts.falseAlarms
-                if hasLists, counts.falseAlarms > 0, flagged[counts.term]?.last != record.id {
-                    flagged[counts.term, default: []].append(record.id)
-                }
-            }
-            alarms.append(utteranceAlarms)
-        }
-        let interval = Significance.bootstrapRate(
-            counts: alarms, exposure: records.map { Int(($0.audioSeconds * 1000).rounded()) }, options: bootstrap)
-        return KeywordMetrics(
-            terms: rows, overall: overall, utterances: records.count,
-            audioSeconds: records.reduce(0) { $0 + $1.audioSeconds },
-            falseAlarmsPerHourInterval: interval?.scaled(by: 3_600_000), falseAlarmUtterances: flagged)
-    }
-
-    /// B-WER and U-WER of records: over each record's own biased words when the records carry biasing lists,
-    /// else over `boosted`; `nil` when neither gives a word.
-    static func boostedRates(
-        of records: [UtteranceRecord], alignments: [Alignment], boosted: Set<String>, normalizer: Normalizer
-    ) -> BoostedWordErrorRates? {
-        guard records.contains(where: { $0.biasingList != nil }) else {
-            return boosted.isEmpty
-                ? nil : CustomizationMetrics.boostedWordErrorRates(alignments: alignments, boostedWords: boosted)
-        }
-        var sum = BoostedWordErrorRates(
-            boostedReferenceWords: 0, boostedErrors: 0, unboostedReferenceWords: 0, unboostedErrors: 0)
-        for (record, alignment) in zip(records, alignments) {
-            let words = scoredBoostedWords(record, global: boosted, normalizer: normalizer) ?? []
-            let rates = CustomizationMetrics.boostedWordErrorRates(alignments: [alignment], boostedWords: words)
-            sum = BoostedWordErrorRates(
-                boostedReferenceWords: sum.boostedReferenceWords + rates.boostedReferenceWords,
-                boostedErrors: sum.boostedErrors + rates.boostedErrors,
-                unboostedReferenceWords: sum.unboostedReferenceWords + rates.unboostedReferenceWords,
-                unboostedErrors: sum.unboostedErrors + rates.unboostedErrors)
-        }
-        return sum
-    }
-
-    /// What the records' biasing lists held, counted as `gambit score` counts a biasing-list reference: list
-    /// entries are ``Scoring/BiasingList/words(of:normalizer:)``, biased entries those in the reference; `nil`
-    /// when no record has a list.
+    /// What the records' biasing lists held, counted as `gambit score` counts a biasing-list reference (one
+    /// definition: ``Scoring/BiasingListSummary/init(of:normalizer:)``); `nil` when no record has a list.
     public static func biasingListSummary(of records: [UtteranceRecord], normalizer: Normalizer)
         -> BiasingListSummary?
     {
-        guard records.contains(where: { $0.biasingList != nil }) else { return nil }
-        var summary = BiasingListSummary()
-        for record in records {
-            guard let list = record.biasingList, let biased = biasedWords(of: record, normalizer: normalizer) else {
-                continue
-            }
-            let entries = BiasingList.words(of: list, normalizer: normalizer).count
-            summary.add(
-                listEntries: entries, biasedEntries: biased.count, distractorEntries: entries - biased.count,
-                biasedReferenceWords: record.boostedReferenceWords ?? 0)
-        }
-        return summary
+        BiasingListSummary(of: records, normalizer: normalizer)
     }
 
     /// Timing of a system: the real-time factors and latency percentiles come from the records; the rest is given.
@@ -226,15 +119,9 @@ public enum Aggregation {
         let boosted = normalizedWords(variant.boostedWords, normalizer)
         let terms = variant.scoredTerms
         func summary(_ system: SystemResults) -> MetricSummary {
-            let metrics = metrics(
-                of: system.utterances, boostedWords: variant.boostedWords, terms: terms,
-                normalizer: normalizer)
-            return MetricSummary(
-                wordErrorRate: metrics.rates.wordErrorRate, sentenceErrorRate: metrics.rates.sentenceErrorRate,
-                boostedWordErrorRate: metrics.boosted?.boostedWordErrorRate,
-                unboostedWordErrorRate: metrics.boosted?.unboostedWordErrorRate, termF1: metrics.terms?.overall.f1,
-                keywordF1: metrics.keywords?.overall.f1, falseAlarmsPerHour: metrics.keywords?.falseAlarmsPerHour,
-                falseAlarms: metrics.keywords?.overall.falseAlarms)
+            MetricSummary(
+                metrics(of: system.utterances, boostedWords: variant.boostedWords, terms: terms, normalizer: normalizer)
+            )
         }
         let paired = pairedErrors(
             baseline: baseline.utterances, customized: customized.utterances, boosted: boosted, normalizer: normalizer)
@@ -276,7 +163,7 @@ public enum Aggregation {
         var anyWord = false
         for a in baseline {
             guard let b = customizedByID[a.id] else { continue }
-            let words = a.biasingList.map { Set(BiasingList.words(of: $0, normalizer: normalizer)) } ?? boosted
+            let words = a.alarmWords(global: boosted, normalizer: normalizer)
             anyWord = anyWord || !words.isEmpty
             func alarms(_ record: UtteranceRecord) -> Int {
                 KeywordScoring.countWords(record.alignment, words: words).values.reduce(0) { $0 + $1.falseAlarms }
@@ -312,7 +199,7 @@ public enum Aggregation {
                 errorsA: alignmentA.counts.errors, errorsB: alignmentB.counts.errors,
                 referenceWords: alignmentA.counts.referenceWords)
             // Both systems decoded the same utterance, so the baseline's record gives the list for both.
-            if let words = scoredBoostedWords(a, global: boosted, normalizer: normalizer) {
+            if let words = a.scoredBoostedWords(global: boosted, normalizer: normalizer) {
                 let ra = CustomizationMetrics.boostedWordErrorRates(alignments: [alignmentA], boostedWords: words)
                 let rb = CustomizationMetrics.boostedWordErrorRates(alignments: [alignmentB], boostedWords: words)
                 paired.appendBoosted(
@@ -326,7 +213,7 @@ public enum Aggregation {
 
     /// The normalized words of phrases, deduplicated.
     static func normalizedWords(_ phrases: [String], _ normalizer: Normalizer) -> Set<String> {
-        Set(phrases.flatMap(normalizer.normalize))
+        BiasingList.normalizedWords(phrases, normalizer)
     }
 
     /// The variant a system is scored against: its own, or the union of all variants for baseline and oracle.
@@ -400,14 +287,10 @@ extension UtteranceRecord {
     /// Sets ``boostedErrors`` and ``boostedReferenceWords`` from the alignment: over the record's own biased
     /// words when it has a biasing list, else over `boosted` (normalized words); nil when neither gives words.
     mutating func setBoostedCounts(boosted: Set<String>, normalizer: Normalizer) {
-        guard let words = Aggregation.scoredBoostedWords(self, global: boosted, normalizer: normalizer) else {
-            boostedErrors = nil
-            boostedReferenceWords = nil
-            return
-        }
-        let rates = CustomizationMetrics.boostedWordErrorRates(
-            alignments: [Alignment(pairs: alignment)], boostedWords: words)
-        boostedErrors = rates.boostedErrors
-        boostedReferenceWords = rates.boostedReferenceWords
+        let rates = boostedRates(global: boosted, normalizer: normalizer)
+        boostedErrors = rates?.boostedErrors
+        boostedReferenceWords = rates?.boostedReferenceWords
     }
 }
+
+extension UtteranceRecord: ScoredUtterance {}

@@ -75,8 +75,6 @@ public struct MetricSummary: Codable, Sendable, Equatable {
     /// Over the compared variant's boosted words.
     public var boostedWordErrorRate: Double?
     public var unboostedWordErrorRate: Double?
-    /// F1 over all of the variant's terms together.
-    public var termF1: Double?
     /// Keyword F1 by position over the variant's boosted words (``KeywordMetrics/overall``).
     public var keywordF1: Double?
     /// False alarms per hour of audio over the variant's boosted words.
@@ -86,17 +84,26 @@ public struct MetricSummary: Codable, Sendable, Equatable {
 
     public init(
         wordErrorRate: Double, sentenceErrorRate: Double, boostedWordErrorRate: Double? = nil,
-        unboostedWordErrorRate: Double? = nil, termF1: Double? = nil, keywordF1: Double? = nil,
+        unboostedWordErrorRate: Double? = nil, keywordF1: Double? = nil,
         falseAlarmsPerHour: Double? = nil, falseAlarms: Int? = nil
     ) {
         self.wordErrorRate = wordErrorRate
         self.sentenceErrorRate = sentenceErrorRate
         self.boostedWordErrorRate = boostedWordErrorRate
         self.unboostedWordErrorRate = unboostedWordErrorRate
-        self.termF1 = termF1
         self.keywordF1 = keywordF1
         self.falseAlarmsPerHour = falseAlarmsPerHour
         self.falseAlarms = falseAlarms
+    }
+
+    /// The headline numbers of a system's metrics.
+    public init(_ metrics: SystemMetrics) {
+        self.init(
+            wordErrorRate: metrics.rates.wordErrorRate, sentenceErrorRate: metrics.rates.sentenceErrorRate,
+            boostedWordErrorRate: metrics.boosted?.boostedWordErrorRate,
+            unboostedWordErrorRate: metrics.boosted?.unboostedWordErrorRate, keywordF1: metrics.keywords?.overall.f1,
+            falseAlarmsPerHour: metrics.keywords?.falseAlarmsPerHour, falseAlarms: metrics.keywords?.overall.falseAlarms
+        )
     }
 }
 

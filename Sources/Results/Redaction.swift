@@ -355,10 +355,6 @@ extension RunResults {
         system.corpus = names.corpus(system.corpus)
         system.variant = system.variant.map(names.variant)
         system.recognizer = system.recognizer.map(names.recognizer)
-        if var terms = system.metrics.terms {
-            for t in terms.terms.indices { terms.terms[t].term = masker.phrase(terms.terms[t].term) }
-            system.metrics.terms = terms
-        }
         if var keywords = system.metrics.keywords {
             for t in keywords.terms.indices { keywords.terms[t].term = masker.phrase(keywords.terms[t].term) }
             keywords.falseAlarmUtterances = Dictionary(

@@ -54,34 +54,94 @@ public struct SweepResults: Codable, Sendable, Equatable {
 
 /// One point of a scaling curve: the variant's data plus `distractors` terms nobody says in the audio,
 /// fully decoded on the sweep's split. B-WER is over the data's own boosted words.
-public struct ScalingPoint: Codable, Sendable, Equatable {
+public struct ScalingPoint: Sendable, Equatable {
     public var distractors: Int
     /// Boosted terms in the prepared model, distractors included.
     public var boostedTerms: Int
     public var samplesUsed: Int
-    public var wordErrorRate: Double
-    public var boostedWordErrorRate: Double
-    public var unboostedWordErrorRate: Double
-    public var antiContextWordErrorRate: Double?
+    /// The domain corpus's figures (``MetricSummary/init(_:)`` of its metrics).
+    public var metrics: MetricSummary
+    /// The anti-context corpora's figures, all together; nil without one.
+    public var antiContext: MetricSummary?
     public var prepareSeconds: Double
     /// The engine's decode time of this point's utterances, summed (the same whether they were decoded in
     /// this sweep or read back from its journal, and whatever the number of workers).
     public var decodeSeconds: Double
 
     public init(
-        distractors: Int, boostedTerms: Int, samplesUsed: Int, wordErrorRate: Double, boostedWordErrorRate: Double,
-        unboostedWordErrorRate: Double, antiContextWordErrorRate: Double?, prepareSeconds: Double,
-        decodeSeconds: Double
+        distractors: Int, boostedTerms: Int, samplesUsed: Int, metrics: MetricSummary, antiContext: MetricSummary?,
+        prepareSeconds: Double, decodeSeconds: Double
     ) {
         self.distractors = distractors
         self.boostedTerms = boostedTerms
         self.samplesUsed = samplesUsed
-        self.wordErrorRate = wordErrorRate
-        self.boostedWordErrorRate = boostedWordErrorRate
-        self.unboostedWordErrorRate = unboostedWordErrorRate
-        self.antiContextWordErrorRate = antiContextWordErrorRate
+        self.metrics = metrics
+        self.antiContext = antiContext
         self.prepareSeconds = prepareSeconds
         self.decodeSeconds = decodeSeconds
+    }
+
+    public var wordErrorRate: Double { metrics.wordErrorRate }
+    /// B-WER; 0 over no boosted reference word, as the points have always read it.
+    public var boostedWordErrorRate: Double { metrics.boostedWordErrorRate ?? 0 }
+    public var unboostedWordErrorRate: Double { metrics.unboostedWordErrorRate ?? 0 }
+    public var antiContextWordErrorRate: Double? { antiContext?.wordErrorRate }
+}
+
+extension ScalingPoint: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case distractors, boostedTerms, samplesUsed, metrics, antiContext, prepareSeconds, decodeSeconds
+    }
+
+    /// Reads a point, and one written before points held their metrics (its rates as fields of its own).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let (metrics, antiContext) = try LegacyPointRates.metrics(from: decoder, new: c, key: .metrics)
+        self.init(
+            distractors: try c.decode(Int.self, forKey: .distractors),
+            boostedTerms: try c.decode(Int.self, forKey: .boostedTerms),
+            samplesUsed: try c.decode(Int.self, forKey: .samplesUsed), metrics: metrics,
+            antiContext: try c.decodeIfPresent(MetricSummary.self, forKey: .antiContext) ?? antiContext,
+            prepareSeconds: try c.decode(Double.self, forKey: .prepareSeconds),
+            decodeSeconds: try c.decode(Double.self, forKey: .decodeSeconds))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(distractors, forKey: .distractors)
+        try c.encode(boostedTerms, forKey: .boostedTerms)
+        try c.encode(samplesUsed, forKey: .samplesUsed)
+        try c.encode(metrics, forKey: .metrics)
+        try c.encodeIfPresent(antiContext, forKey: .antiContext)
+        try c.encode(prepareSeconds, forKey: .prepareSeconds)
+        try c.encode(decodeSeconds, forKey: .decodeSeconds)
+    }
+}
+
+/// The rates a sweep or scaling point of an older file held as fields of its own, read into the metrics a point
+/// holds now.
+enum LegacyPointRates {
+    private enum Keys: String, CodingKey {
+        case wordErrorRate, boostedWordErrorRate, unboostedWordErrorRate, antiContextWordErrorRate
+        case falseAlarmsPerHour, antiContextFalseAlarmsPerHour
+    }
+
+    static func metrics<K: CodingKey>(
+        from decoder: any Decoder, new: KeyedDecodingContainer<K>, key: K
+    ) throws -> (MetricSummary, MetricSummary?) {
+        if let metrics = try new.decodeIfPresent(MetricSummary.self, forKey: key) { return (metrics, nil) }
+        let old = try decoder.container(keyedBy: Keys.self)
+        let metrics = MetricSummary(
+            wordErrorRate: try old.decode(Double.self, forKey: .wordErrorRate), sentenceErrorRate: 0,
+            boostedWordErrorRate: try old.decodeIfPresent(Double.self, forKey: .boostedWordErrorRate),
+            unboostedWordErrorRate: try old.decodeIfPresent(Double.self, forKey: .unboostedWordErrorRate),
+            falseAlarmsPerHour: try old.decodeIfPresent(Double.self, forKey: .falseAlarmsPerHour))
+        let antiContext = try old.decodeIfPresent(Double.self, forKey: .antiContextWordErrorRate).map {
+            MetricSummary(
+                wordErrorRate: $0, sentenceErrorRate: 0,
+                falseAlarmsPerHour: try old.decodeIfPresent(Double.self, forKey: .antiContextFalseAlarmsPerHour))
+        }
+        return (metrics, antiContext)
     }
 }
 
@@ -102,15 +162,14 @@ public struct SweepParameters: Codable, Sendable, Equatable, Hashable {
 }
 
 /// One point of a sweep.
-public struct SweepPoint: Codable, Sendable, Equatable {
+public struct SweepPoint: Sendable, Equatable {
     public var parameters: SweepParameters
     public var samplesUsed: Int
-    /// WER on the domain corpus (from lattice rescoring unless ``decodedWER`` is set).
-    public var wordErrorRate: Double
-    public var boostedWordErrorRate: Double
-    public var unboostedWordErrorRate: Double
-    /// WER on the anti-context corpus.
-    public var antiContextWordErrorRate: Double?
+    /// The domain corpus's figures (``MetricSummary/init(_:)`` of its metrics), its WER from lattice rescoring
+    /// unless ``decodedWER`` is set.
+    public var metrics: MetricSummary
+    /// The anti-context corpora's figures, all together; nil without one.
+    public var antiContext: MetricSummary?
     public var prepareSeconds: Double
     /// WER estimated by rescoring baseline lattices.
     public var rescoredWER: Double?
@@ -121,32 +180,34 @@ public struct SweepPoint: Codable, Sendable, Equatable {
     /// The anti-context check of each anti-context corpus at this point, judged as the run judges it
     /// (absent in older files).
     public var antiContextChecks: [SweepAntiContextCheck]?
-    /// Boosted words heard where the reference does not have them, per hour of audio, on the domain corpus and
-    /// on the anti-context corpora (absent without boosted words or audio, and in older files).
-    public var falseAlarmsPerHour: Double?
-    public var antiContextFalseAlarmsPerHour: Double?
 
     public init(
-        parameters: SweepParameters, samplesUsed: Int, wordErrorRate: Double, boostedWordErrorRate: Double,
-        unboostedWordErrorRate: Double, antiContextWordErrorRate: Double? = nil, prepareSeconds: Double = 0,
-        rescoredWER: Double? = nil, decodedWER: Double? = nil, paretoOptimal: Bool = false,
-        antiContextChecks: [SweepAntiContextCheck]? = nil, falseAlarmsPerHour: Double? = nil,
-        antiContextFalseAlarmsPerHour: Double? = nil
+        parameters: SweepParameters, samplesUsed: Int, metrics: MetricSummary, antiContext: MetricSummary? = nil,
+        prepareSeconds: Double = 0, rescoredWER: Double? = nil, decodedWER: Double? = nil,
+        paretoOptimal: Bool = false, antiContextChecks: [SweepAntiContextCheck]? = nil
     ) {
-        self.antiContextChecks = antiContextChecks
-        self.falseAlarmsPerHour = falseAlarmsPerHour
-        self.antiContextFalseAlarmsPerHour = antiContextFalseAlarmsPerHour
         self.parameters = parameters
         self.samplesUsed = samplesUsed
-        self.wordErrorRate = wordErrorRate
-        self.boostedWordErrorRate = boostedWordErrorRate
-        self.unboostedWordErrorRate = unboostedWordErrorRate
-        self.antiContextWordErrorRate = antiContextWordErrorRate
+        self.metrics = metrics
+        self.antiContext = antiContext
         self.prepareSeconds = prepareSeconds
         self.rescoredWER = rescoredWER
         self.decodedWER = decodedWER
         self.paretoOptimal = paretoOptimal
+        self.antiContextChecks = antiContextChecks
     }
+
+    /// WER on the domain corpus (from lattice rescoring unless ``decodedWER`` is set).
+    public var wordErrorRate: Double { metrics.wordErrorRate }
+    /// B-WER; 0 over no boosted reference word, as the points have always read it.
+    public var boostedWordErrorRate: Double { metrics.boostedWordErrorRate ?? 0 }
+    public var unboostedWordErrorRate: Double { metrics.unboostedWordErrorRate ?? 0 }
+    /// WER on the anti-context corpora.
+    public var antiContextWordErrorRate: Double? { antiContext?.wordErrorRate }
+    /// Boosted words heard where the reference does not have them, per hour of audio, on the domain corpus and
+    /// on the anti-context corpora (nil without boosted words or audio).
+    public var falseAlarmsPerHour: Double? { metrics.falseAlarmsPerHour }
+    public var antiContextFalseAlarmsPerHour: Double? { antiContext?.falseAlarmsPerHour }
 
     /// Confirmed by a full decode.
     public var confirmed: Bool { decodedWER != nil }
@@ -160,6 +221,41 @@ public struct SweepPoint: Codable, Sendable, Equatable {
     /// The same training data, budget and count scaling: points on one curve over the weight.
     public func onSameCurve(as other: SweepPoint) -> Bool {
         parameters.budget == other.parameters.budget && parameters.countScaling == other.parameters.countScaling
+    }
+}
+
+extension SweepPoint: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case parameters, samplesUsed, metrics, antiContext, prepareSeconds, rescoredWER, decodedWER, paretoOptimal
+        case antiContextChecks
+    }
+
+    /// Reads a point, and one written before points held their metrics (its rates as fields of its own).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let (metrics, antiContext) = try LegacyPointRates.metrics(from: decoder, new: c, key: .metrics)
+        self.init(
+            parameters: try c.decode(SweepParameters.self, forKey: .parameters),
+            samplesUsed: try c.decode(Int.self, forKey: .samplesUsed), metrics: metrics,
+            antiContext: try c.decodeIfPresent(MetricSummary.self, forKey: .antiContext) ?? antiContext,
+            prepareSeconds: try c.decode(Double.self, forKey: .prepareSeconds),
+            rescoredWER: try c.decodeIfPresent(Double.self, forKey: .rescoredWER),
+            decodedWER: try c.decodeIfPresent(Double.self, forKey: .decodedWER),
+            paretoOptimal: try c.decode(Bool.self, forKey: .paretoOptimal),
+            antiContextChecks: try c.decodeIfPresent([SweepAntiContextCheck].self, forKey: .antiContextChecks))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(parameters, forKey: .parameters)
+        try c.encode(samplesUsed, forKey: .samplesUsed)
+        try c.encode(metrics, forKey: .metrics)
+        try c.encodeIfPresent(antiContext, forKey: .antiContext)
+        try c.encode(prepareSeconds, forKey: .prepareSeconds)
+        try c.encodeIfPresent(rescoredWER, forKey: .rescoredWER)
+        try c.encodeIfPresent(decodedWER, forKey: .decodedWER)
+        try c.encode(paretoOptimal, forKey: .paretoOptimal)
+        try c.encodeIfPresent(antiContextChecks, forKey: .antiContextChecks)
     }
 }
 

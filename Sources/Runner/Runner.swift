@@ -134,15 +134,26 @@ public final class Runner {
         for variant in suite.variants {
             let data = try Toolchain.loadTrainingData(variant.training)
             guard data.isPrivate else { continue }
-            let boosted = try toolchain.compiler.boosted(data, options: variant.prepareOptions)
-            variants.append(
-                VariantInfo(
-                    name: variant.name, trainingDataFile: variant.training.lastPathComponent, isPrivate: true,
-                    boostedWords: boosted.words, multiWordTerms: boosted.terms,
-                    templates: slotTemplates(LanguageModelCompiler.templateSlots(of: data))))
+            variants.append(try scoringScope(of: variant, data: data, toolchain: toolchain))
         }
         // Masked as the run scores them (see `settings`).
         return PrivateTermMasker(variants: variants, normalizer: suite.normalizer)
+    }
+
+    /// What a run scores `variant`'s customized systems on: its boosted words, terms and templates, as ``info(_:_:)``
+    /// records them of its model, worked out from its training data without preparing it (`gambit score --variant`).
+    /// - Throws: When the training file cannot be read, or the base model's word list cannot be.
+    public static func scoringScope(
+        of variant: Suite.Variant, data: CustomLanguageModelData? = nil, toolchain: Toolchain
+    ) throws
+        -> VariantInfo
+    {
+        let data = try data ?? Toolchain.loadTrainingData(variant.training)
+        let boosted = try toolchain.compiler.boosted(data, options: variant.prepareOptions)
+        return VariantInfo(
+            name: variant.name, trainingDataFile: variant.training.lastPathComponent, isPrivate: data.isPrivate,
+            boostedWords: boosted.words, multiWordTerms: boosted.terms,
+            templates: slotTemplates(LanguageModelCompiler.templateSlots(of: data)))
     }
 
     let suite: Suite
@@ -227,8 +238,7 @@ public final class Runner {
             let global = Set(Aggregation.boostedWords(for: system, in: results))
             for record in system.utterances where record.failure == nil {
                 guard let key = record.key,
-                    let boosted = Aggregation.scoredBoostedWords(
-                        record, global: global, normalizer: settings.normalizer)
+                    let boosted = record.scoredBoostedWords(global: global, normalizer: settings.normalizer)
                 else { continue }
                 if antiContext || !BoostedWordError.errors(in: record.alignment, boosted: boosted).isEmpty {
                     needed.insert(key)

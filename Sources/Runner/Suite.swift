@@ -291,8 +291,41 @@ public struct Suite: Sendable, Equatable {
     ///
     /// - Throws: ``RunnerError/invalidSuite(path:line:message:)`` naming the line of the problem.
     public static func load(_ url: URL) throws -> Suite {
+        let (data, node) = try mapping(url, what: "the suite file")
+        do {
+            try schema.check(node)
+        } catch {
+            throw RunnerError.invalidSuite(path: url.path, line: error.line, message: error.description)
+        }
+        let file: SuiteFile
+        do {
+            file = try YAMLDecoder().decode(SuiteFile.self, from: node)
+        } catch {
+            throw RunnerError.invalidSuite(path: url.path, line: node.mark?.line, message: "\(error)")
+        }
+        let digest = ContentHash.sha256Hex(data)
+        return try SuiteReader(url: url, rootLine: node.mark?.line).suite(file, contentHash: digest)
+    }
+
+    /// Reads a file of term forms, a YAML mapping of surface forms to their terms (`albin's: albin`), checked as a
+    /// suite's `termForms:` is.
+    ///
+    /// - Throws: ``RunnerError/invalidSuite(path:line:message:)`` naming the line of the problem.
+    public static func loadTermForms(_ url: URL) throws -> [String: String] {
+        let (_, node) = try mapping(url, what: "the term forms file")
+        let forms: Lined<OrderedEntries>
+        do {
+            forms = try YAMLDecoder().decode(Lined<OrderedEntries>.self, from: node)
+        } catch {
+            throw RunnerError.invalidSuite(path: url.path, line: node.mark?.line, message: "\(error)")
+        }
+        return try SuiteReader(url: url, rootLine: node.mark?.line).termForms(forms)
+    }
+
+    /// A user's YAML file whose top level is a mapping, with its bytes.
+    private static func mapping(_ url: URL, what: String) throws -> (Data, Node) {
         guard let data = try? Data(contentsOf: url) else {
-            throw RunnerError.invalidSuite(path: url.path, line: nil, message: "cannot read the suite file")
+            throw RunnerError.invalidSuite(path: url.path, line: nil, message: "cannot read \(what)")
         }
         let text: String
         switch UTF8Text.decode(data) {
@@ -309,19 +342,7 @@ public struct Suite: Sendable, Equatable {
         guard let node, node.mapping != nil else {
             throw RunnerError.invalidSuite(path: url.path, line: 1, message: "expected a mapping at the top level")
         }
-        do {
-            try schema.check(node)
-        } catch {
-            throw RunnerError.invalidSuite(path: url.path, line: error.line, message: error.description)
-        }
-        let file: SuiteFile
-        do {
-            file = try YAMLDecoder().decode(SuiteFile.self, from: node)
-        } catch {
-            throw RunnerError.invalidSuite(path: url.path, line: node.mark?.line, message: "\(error)")
-        }
-        let digest = ContentHash.sha256Hex(data)
-        return try SuiteReader(url: url, rootLine: node.mark?.line).suite(file, contentHash: digest)
+        return (data, node)
     }
 
     /// The variants evaluated on a corpus: those naming it (or naming none) for a domain corpus, all

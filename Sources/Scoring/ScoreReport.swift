@@ -26,15 +26,21 @@ public struct ScoreReport: Sendable, Codable, Hashable {
     public var biasingLists: BiasingListSummary?
     /// WER and B-WER per value of ``ScoringOptions/breakdownField``, when one was asked for.
     public var breakdown: Breakdown?
-    /// Term recall/precision/F1, when terms were given.
-    public var terms: TermAccuracyReport?
+    /// Keywords scored by position and false alarms, when terms, boosted words or per-utterance lists were given:
+    /// the same object, computed by the same code, as a run's system's `metrics.keywords`.
+    public var keywords: KeywordMetrics?
     /// Errors per template class slot, when templates were given.
     public var slots: SlotErrorReport?
     public var unscored: UnscoredUtterances
     public var warnings: [ScoringWarning]
 
-    /// A plain-text rendering: summary table, per-speaker table, customization metrics, top confusions and the
-    /// worst utterances aligned.
+    /// The report's metrics as a run's system holds them.
+    public var metrics: SystemMetrics {
+        SystemMetrics(rates: totals, boosted: boosted, slots: slots, keywords: keywords)
+    }
+
+    /// A plain-text rendering: summary table, per-speaker table, customization metrics (B-WER, keywords scored by
+    /// position, false alarms), top confusions and the worst utterances aligned.
     public var text: String {
         var out = ""
         func line(_ text: String = "") { out += text + "\n" }
@@ -74,17 +80,9 @@ public struct ScoreReport: Sendable, Codable, Hashable {
                     + "(\(boosted.unboostedErrors)/\(boosted.unboostedReferenceWords))")
         }
         if let lists = biasingLists { line("Biasing lists: \(lists.sentence)") }
-        if let terms {
+        if let keywords {
             line()
-            line("| Term                           | Ref  | Hyp  | Recall  | Precis. | F1      |")
-            line("|--------------------------------|------|------|---------|---------|---------|")
-            for term in terms.terms + [terms.overall] {
-                let name = term.term == "*" ? "(all terms)" : term.term
-                line(
-                    "| \(name.padding(to: 30)) | "
-                        + String(format: "%4ld | %4ld | ", term.referenceOccurrences, term.hypothesisOccurrences)
-                        + "\(percent(term.recall)) | \(percent(term.precision)) | \(percent(term.f1)) |")
-            }
+            out += keywords.text
         }
         if let slots {
             line()
@@ -160,6 +158,38 @@ extension SystemComparison {
                 "Δ\(interval.metric) (B − A): \(signedPercent(interval.observedDelta)), 95% CI "
                 + "[\(signedPercent(interval.lower)), \(signedPercent(interval.upper))] over \(interval.resamples) "
                 + "resamples — \(interval.verdict)\n"
+        }
+        return out
+    }
+}
+
+extension KeywordMetrics {
+    /// The headline keyword figures and false alarms, then one row per term, for `gambit score`'s text.
+    public var text: String {
+        func percent(_ value: Double?) -> String { value.map { String(format: "%6.2f%%", $0 * 100) } ?? "no data" }
+        func rate(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "no data" }
+        let o = overall
+        var out =
+            "Keywords by position: F1 \(percent(o.f1).trimmingCharacters(in: .whitespaces)), "
+            + "recall \(percent(o.recall).trimmingCharacters(in: .whitespaces)) (\(o.hits)/\(o.said)), "
+            + "precision \(percent(o.precision).trimmingCharacters(in: .whitespaces)) (\(o.hits)/\(o.heard))\n"
+        var alarms =
+            "False alarms: \(o.falseAlarms), \(rate(falseAlarmsPer100Utterances)) per 100 utterances, "
+            + "\(rate(falseAlarmsPerHour)) per hour"
+        if let interval = falseAlarmsPerHourInterval {
+            alarms += String(format: " (95%% CI %.2f–%.2f)", interval.lower, interval.upper)
+        } else if audioSeconds == 0 {
+            alarms += " (no audio lengths: give a manifest with audio or durations, or an stm reference)"
+        }
+        out += alarms + "\n\n"
+        out += "| Term                           | Said | Heard | Hits | Recall  | Precis. | F1      | False al. |\n"
+        out += "|--------------------------------|------|-------|------|---------|---------|---------|-----------|\n"
+        for term in terms {
+            out +=
+                "| \(term.term.padding(to: 30)) | "
+                + String(format: "%4ld | %5ld | %4ld | ", term.said, term.heard, term.hits)
+                + "\(percent(term.recall)) | \(percent(term.precision)) | \(percent(term.f1)) | "
+                + String(format: "%9ld |\n", term.falseAlarms)
         }
         return out
     }

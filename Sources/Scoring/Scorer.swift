@@ -10,8 +10,8 @@ public enum Scorer {
     ///   - hypothesis: Hypothesis transcript.
     ///   - mode: ``AlignmentMode/sclite`` (default) or ``AlignmentMode/minimal``.
     ///   - normalizer: Normalization applied to both sides.
-    ///   - boostedWords: Boosted vocabulary for B-WER/U-WER.
-    ///   - terms: Terms for recall/precision/F1.
+    ///   - boostedWords: Boosted vocabulary for B-WER/U-WER and keyword scores.
+    ///   - terms: Terms scored by position (keyword recall/precision/F1).
     /// - Returns: The report.
     /// - Throws: ``ScoringError`` for unreadable or malformed input.
     public static func score(
@@ -28,14 +28,31 @@ public enum Scorer {
     }
 
     /// Scores a hypothesis file against a reference file with full options.
+    /// - Parameter audioLength: Reads an audio file's length in seconds (0 when it cannot), for the audio a JSON-lines
+    ///   reference names: false alarms per hour are over it. Without it, or where it gives 0, a line's `duration`
+    ///   (and an stm reference's segments) give the length.
     /// - Throws: ``ScoringError`` for unreadable or malformed input.
-    public static func score(reference: URL, hypothesis: URL, options: ScoringOptions) throws -> ScoreReport {
+    public static func score(
+        reference: URL, hypothesis: URL, options: ScoringOptions, audioLength: ((URL) -> Double)? = nil
+    ) throws -> ScoreReport {
+        try score(reference: reference, hypothesis: hypothesis, options: options, audioLength: audioLength) { _ in }
+    }
+
+    /// ``score(reference:hypothesis:options:audioLength:)``, saying when each stage ends (`ScoringBenchmark` times
+    /// them): reading, matching and aligning, the utterances' words, the metrics, the per-utterance tallies.
+    package static func score(
+        reference: URL, hypothesis: URL, options: ScoringOptions, audioLength: ((URL) -> Double)?,
+        stageEnded: @escaping (String) -> Void
+    ) throws -> ScoreReport {
         let (loader, transcripts) = try CorpusLoader.loadAll(
             [(reference, options.referenceFormat), (hypothesis, options.hypothesisFormat)],
             normalizer: options.normalizer)
+        stageEnded("read and tokenize both files")
         let (ref, hyp) = (transcripts[0], transcripts[1])
         var run = try Evaluation(loader: loader, reference: ref, options: options)
+        run.stageEnded = stageEnded
         try run.readBreakdownLabels(from: reference)
+        run.readAudioLengths(referenceFile: reference, audioLength: audioLength)
         return run.report(try run.score(hyp))
     }
 
@@ -68,7 +85,8 @@ public enum Scorer {
         systemA: URL,
         systemB: URL,
         options: ScoringOptions = .init(),
-        bootstrap: BootstrapOptions = .init()
+        bootstrap: BootstrapOptions = .init(),
+        audioLength: ((URL) -> Double)? = nil
     ) throws -> SystemComparison {
         let (loader, transcripts) = try CorpusLoader.loadAll(
             [
@@ -78,6 +96,7 @@ public enum Scorer {
         let (ref, a, b) = (transcripts[0], transcripts[1], transcripts[2])
         var run = try Evaluation(loader: loader, reference: ref, options: options)
         try run.readBreakdownLabels(from: reference)
+        run.readAudioLengths(referenceFile: reference, audioLength: audioLength)
         return run.compare(try run.score(a), try run.score(b), bootstrap: bootstrap)
     }
 
@@ -147,8 +166,10 @@ struct ScoredCorpus {
     var counts: [ErrorCounts] = []
     var characterErrors: [Int32] = []
     var referenceCharacters: [Int32] = []
-    var boostedErrors: [Int32] = []
-    var boostedReference: [Int32] = []
+    /// Every scored utterance as the metrics read it (its alignment's words only when ``Evaluation`` needs them).
+    var scored: [FileUtterance] = []
+    /// Each scored utterance's B-WER counts, when boosted words or lists were given.
+    var boosted: [BoostedWordErrorRates?] = []
     var unscored = UnscoredUtterances()
     var warnings: [ScoringWarning] = []
 
@@ -157,51 +178,55 @@ struct ScoredCorpus {
     }
 }
 
-/// A scoring run over one reference: holds the shared tables and the compiled boosted words, terms and templates.
+/// A scoring run over one reference: holds the shared tables and what the metrics need of the options.
 struct Evaluation {
     let loader: CorpusLoader
     let reference: TokenizedTranscript
     let options: ScoringOptions
-    private var boosted: [Bool] = []
-    private var hasBoosted = false
-    /// The reference gives each utterance its own biased words (a biasing-list file).
-    private var perUtterance = false
-    private let termCounter: TermCounter<Int32>
-    private let termNames: [String]
-    private let matcher: TemplateMatcher<Int32>?
+    /// The reference gives each utterance its own biasing list (a biasing-list file, a manifest's `boosted`).
+    private let perUtterance: Bool
+    /// B-WER and the keyword figures are asked for: boosted words, terms, templates or per-utterance lists.
+    private let needsWords: Bool
+    /// The boosted words, normalized.
+    private let boosted: Set<String>
     /// Each reference utterance's value of ``ScoringOptions/breakdownField``; empty without a breakdown.
     private var breakdownLabels: [String?] = []
+    /// Each reference utterance's audio length in seconds (0 when unknown), when ``needsWords``: what false
+    /// alarms per hour are over.
+    private var audioSeconds: [Double] = []
+    /// Told the name of each stage as it ends.
+    var stageEnded: (String) -> Void = { _ in }
 
     init(loader: CorpusLoader, reference: TokenizedTranscript, options: ScoringOptions) throws {
         self.loader = loader
         self.reference = reference
         self.options = options
-        let words = loader.words
-        var boostedIDs: [Int32] = []
-        for phrase in options.boostedWords {
-            for word in options.normalizer.normalize(phrase) { boostedIDs.append(words.intern(word)) }
-        }
+        boosted = BiasingList.normalizedWords(options.boostedWords, options.normalizer)
         perUtterance = reference.hasBiasingLists
-        if perUtterance && !boostedIDs.isEmpty {
+        if perUtterance && !boosted.isEmpty && !options.boostedWordsBesideLists {
             throw ScoringError.conflictingBiasingLists(reference: reference.path)
         }
-        hasBoosted = !boostedIDs.isEmpty || perUtterance
-        var terms: [[Int32]] = []
-        var names: [String] = []
-        for term in options.terms {
-            let normalized = options.normalizer.normalize(term)
-            guard !normalized.isEmpty else { continue }
-            terms.append(normalized.map { words.intern($0) })
-            names.append(normalized.joined(separator: " "))
+        needsWords =
+            !boosted.isEmpty || perUtterance || options.templates != nil
+            || options.terms.contains { !options.normalizer.normalize($0).isEmpty }
+    }
+
+    /// Finds each reference utterance's audio length for false alarms per hour: the length of the audio file a
+    /// JSON line names (`audio`, relative to the reference's folder), read by `audioLength`, or else the length
+    /// the file gives (a JSON line's `duration`, stm segments); 0 when neither is known.
+    mutating func readAudioLengths(referenceFile: URL?, audioLength: ((URL) -> Double)?) {
+        guard needsWords else { return }
+        let folder = referenceFile?.deletingLastPathComponent()
+        audioSeconds = (0..<reference.count).map { index in
+            if let audioLength, let folder, index < reference.audio.count, let audio = reference.audio[index] {
+                let url =
+                    audio.hasPrefix("/")
+                    ? URL(fileURLWithPath: audio) : folder.appendingPathComponent(audio).standardizedFileURL
+                let seconds = audioLength(url)
+                if seconds > 0 { return seconds }
+            }
+            return reference.seconds[index] ?? 0
         }
-        termCounter = TermCounter(terms: terms)
-        termNames = names
-        matcher = options.templates.map { templates in
-            TemplateMatcher(templates: templates, normalize: options.normalizer.normalize) { words.intern($0) }
-        }
-        // Interning may have grown the table, so size the lookup afterwards.
-        boosted = [Bool](repeating: false, count: words.count)
-        for id in boostedIDs { boosted[Int(id)] = true }
     }
 
     /// Reads each reference utterance's label for ``ScoringOptions/breakdownField``: the speaker from any format
@@ -306,7 +331,29 @@ struct Evaluation {
                         + "Check that the hypothesis belongs to this test set."))
         }
         align(&corpus)
+        stageEnded("match ids and align (and CER)")
+        corpus.scored = (0..<corpus.counts.count).map { fileUtterance(corpus, $0) }
+        stageEnded(needsWords ? "utterances with their aligned words" : "utterances (counts only)")
+        if !boosted.isEmpty || perUtterance {
+            corpus.boosted = SystemMetrics.boostedRates(
+                perUtterance: corpus.scored, boostedWords: options.boostedWords, normalizer: options.normalizer)
+            stageEnded("per-utterance B-WER")
+        }
         return corpus
+    }
+
+    /// One scored utterance as ``SystemMetrics`` reads it.
+    private func fileUtterance(_ corpus: ScoredCorpus, _ scored: Int) -> FileUtterance {
+        let refIndex = Int(corpus.referenceIndex[scored])
+        return FileUtterance(
+            id: loader.ids.string(reference.ids[refIndex]),
+            alignment: needsWords ? alignment(corpus, scored).pairs : [],
+            counts: corpus.counts[scored],
+            referenceCharacters: options.characterErrorRate ? Int(corpus.referenceCharacters[scored]) : 0,
+            characterErrors: options.characterErrorRate ? Int(corpus.characterErrors[scored]) : 0,
+            biasingList: perUtterance ? reference.biasingLists[refIndex] : nil,
+            namedBiasedWords: perUtterance ? reference.namedBiasedWords[refIndex] : nil,
+            audioSeconds: refIndex < audioSeconds.count ? audioSeconds[refIndex] : 0)
     }
 
     /// The per-utterance results of one contiguous range of scored utterances.
@@ -316,8 +363,6 @@ struct Evaluation {
         var counts: [ErrorCounts] = []
         var characterErrors: [Int32] = []
         var referenceCharacters: [Int32] = []
-        var boostedErrors: [Int32] = []
-        var boostedReference: [Int32] = []
     }
 
     /// Aligns every scored utterance, splitting the work into contiguous chunks over the available cores.
@@ -327,9 +372,7 @@ struct Evaluation {
         let characters = options.characterErrorRate ? WordScalars(loader.words) : nil
         let results = Mutex(Array(repeating: Chunk(), count: workers))
         let input = corpus
-        let aligner = ChunkAligner(
-            mode: options.mode, reference: reference, boosted: boosted, hasBoosted: hasBoosted,
-            perUtterance: perUtterance)
+        let aligner = ChunkAligner(mode: options.mode, reference: reference)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let lower = scoredCount * worker / workers
             let upper = scoredCount * (worker + 1) / workers
@@ -346,8 +389,6 @@ struct Evaluation {
             corpus.counts.append(contentsOf: chunk.counts)
             corpus.characterErrors.append(contentsOf: chunk.characterErrors)
             corpus.referenceCharacters.append(contentsOf: chunk.referenceCharacters)
-            corpus.boostedErrors.append(contentsOf: chunk.boostedErrors)
-            corpus.boostedReference.append(contentsOf: chunk.boostedReference)
         }
     }
 
@@ -363,32 +404,28 @@ struct Evaluation {
     }
 
     func report(_ corpus: ScoredCorpus) -> ScoreReport {
+        let metrics = SystemMetrics(
+            of: corpus.scored, boostedWords: options.boostedWords, terms: options.terms, templates: options.templates,
+            normalizer: options.normalizer, bootstrap: options.bootstrap)
+        stageEnded("metrics (SystemMetrics)")
         let tally = tallyUtterances(corpus)
-        let speakers = speakerRates(tally.speakers)
-        let confusionPairs = mostFrequentConfusions(tally.confusions)
-        let worst = worstUtterances(corpus, utterances: tally.utterances)
-        let boostedRates = hasBoosted ? boostedWordErrorRates(corpus, totals: tally.totals) : nil
-        let lists = perUtterance ? biasingListSummary(corpus) : nil
-        let breakdown = labelBreakdown(corpus)
+        defer { stageEnded("tallies, confusions, worst utterances, list summary") }
         return ScoreReport(
             referenceFile: reference.path,
             hypothesisFile: corpus.path,
             mode: options.mode,
             normalization: options.normalizer.summary,
-            totals: Rates(
-                counts: tally.totals, utterances: corpus.counts.count, utterancesWithErrors: tally.withErrors,
-                referenceCharacters: tally.referenceCharacters, characterErrors: tally.characterErrors),
+            totals: metrics.rates,
             characterErrorRateComputed: options.characterErrorRate,
-            speakers: speakers,
-            confusions: Array(confusionPairs),
+            speakers: speakerRates(tally.speakers),
+            confusions: Array(mostFrequentConfusions(tally.confusions)),
             utterances: tally.utterances,
-            worstUtterances: worst,
-            boosted: boostedRates,
-            biasingLists: lists,
-            breakdown: breakdown,
-            terms: termNames.isEmpty
-                ? nil : TermAccuracyReport(terms: tally.terms, overall: TermCounter<Int32>.total(tally.terms)),
-            slots: tally.slots?.report,
+            worstUtterances: worstUtterances(corpus, utterances: tally.utterances),
+            boosted: metrics.boosted,
+            biasingLists: BiasingListSummary(of: corpus.scored, normalizer: options.normalizer),
+            breakdown: labelBreakdown(corpus),
+            keywords: metrics.keywords,
+            slots: metrics.slots,
             unscored: corpus.unscored,
             warnings: corpus.warnings)
     }
@@ -398,40 +435,26 @@ struct Evaluation {
         /// One speaker's counts, utterances, utterances with errors, reference characters and character errors.
         typealias Speaker = (counts: ErrorCounts, utterances: Int, errors: Int, chars: Int, charErrors: Int)
 
-        var totals = ErrorCounts()
-        var withErrors = 0
-        var characterErrors = 0
-        var referenceCharacters = 0
         var speakers: [Int32: Speaker] = [:]
         /// Substitution counts, keyed by the reference word's id in the high 32 bits and the hypothesis word's in
         /// the low 32.
         var confusions: [UInt64: Int] = [:]
         var utterances: [UtteranceScore] = []
-        var terms: [TermAccuracy]
-        var slots: SlotTally?
     }
 
-    /// Adds up every scored utterance in one pass: the totals, each speaker's counts, the confusions, the term
-    /// and slot counts, and each utterance's score, in scoring order.
+    /// Adds up every scored utterance in one pass: each speaker's counts, the confusions and each utterance's
+    /// score, in scoring order (the totals and the customization metrics are ``SystemMetrics``').
     private func tallyUtterances(_ corpus: ScoredCorpus) -> ReportTally {
-        var tally = ReportTally(
-            terms: termNames.map { TermAccuracy(term: $0) },
-            slots: matcher.map { SlotTally(classNames: $0.classNames) })
+        var tally = ReportTally()
         tally.utterances.reserveCapacity(corpus.counts.count)
-        var refTermCounts = [Int](repeating: 0, count: termNames.count)
-        var hypTermCounts = [Int](repeating: 0, count: termNames.count)
         for scored in 0..<corpus.counts.count {
             let counts = corpus.counts[scored]
             let refIndex = Int(corpus.referenceIndex[scored])
             let h = Int(corpus.hypothesisIndex[scored])
             let refRange = reference.range(refIndex)
             let hypRange = h >= 0 ? corpus.hypothesis.range(h) : 0..<0
-            tally.totals += counts
-            if counts.errors > 0 { tally.withErrors += 1 }
-            let chars = options.characterErrorRate ? Int(corpus.referenceCharacters[scored]) : 0
-            let charErrors = options.characterErrorRate ? Int(corpus.characterErrors[scored]) : 0
-            tally.referenceCharacters += chars
-            tally.characterErrors += charErrors
+            let chars = corpus.scored[scored].referenceCharacters
+            let charErrors = corpus.scored[scored].characterErrors
             let speaker = reference.speakers[refIndex]
             if speaker >= 0 {
                 var entry = tally.speakers[speaker] ?? (ErrorCounts(), 0, 0, 0, 0)
@@ -445,17 +468,6 @@ struct Evaluation {
             if counts.substitutions > 0 {
                 countConfusions(
                     corpus, scored, from: refRange.lowerBound, hypRange.lowerBound, into: &tally.confusions)
-            }
-            if !termCounter.isEmpty {
-                termCounter.count(reference.tokens[refRange], into: &refTermCounts)
-                termCounter.count(corpus.hypothesis.tokens[hypRange], into: &hypTermCounts)
-                for index in tally.terms.indices {
-                    tally.terms[index].add(reference: refTermCounts[index], hypothesis: hypTermCounts[index])
-                }
-            }
-            if let matcher {
-                let spans = matcher.match(reference.tokens[refRange])?.map { ($0.classIndex, $0.range) }
-                tally.slots!.add(spans, operations: corpus.operations(scored))
             }
             tally.utterances.append(
                 utteranceScore(corpus, scored, counts: counts, chars: chars, charErrors: charErrors))
@@ -492,8 +504,8 @@ struct Evaluation {
             id: loader.ids.string(reference.ids[refIndex]),
             speaker: speaker >= 0 ? loader.speakers.string(speaker) : nil,
             counts: counts, referenceCharacters: chars, characterErrors: charErrors,
-            boostedErrors: hasBoosted ? Int(corpus.boostedErrors[scored]) : nil,
-            boostedReferenceWords: hasBoosted ? Int(corpus.boostedReference[scored]) : nil,
+            boostedErrors: corpus.boosted.isEmpty ? nil : corpus.boosted[scored]?.boostedErrors ?? 0,
+            boostedReferenceWords: corpus.boosted.isEmpty ? nil : corpus.boosted[scored]?.boostedReferenceWords ?? 0,
             aligned: options.includeAlignedText ? alignment(corpus, scored).text : nil)
     }
 
@@ -541,36 +553,6 @@ struct Evaluation {
         }
     }
 
-    /// The error rates on boosted and on other reference words, from the per-utterance boosted counts and the
-    /// overall totals.
-    private func boostedWordErrorRates(_ corpus: ScoredCorpus, totals: ErrorCounts) -> BoostedWordErrorRates {
-        var boostedTotal = 0
-        var boostedReferenceTotal = 0
-        for index in corpus.boostedErrors.indices {
-            boostedTotal += Int(corpus.boostedErrors[index])
-            boostedReferenceTotal += Int(corpus.boostedReference[index])
-        }
-        return BoostedWordErrorRates(
-            boostedReferenceWords: boostedReferenceTotal, boostedErrors: boostedTotal,
-            unboostedReferenceWords: totals.referenceWords - boostedReferenceTotal,
-            unboostedErrors: totals.errors - boostedTotal)
-    }
-
-    /// The sizes of the scored utterances' biasing lists and how many of their reference words are biased, for a
-    /// reference that gives each utterance its own list.
-    private func biasingListSummary(_ corpus: ScoredCorpus) -> BiasingListSummary {
-        var summary = BiasingListSummary()
-        for scored in 0..<corpus.counts.count {
-            let refIndex = Int(corpus.referenceIndex[scored])
-            summary.add(
-                listEntries: Int(reference.listEntries[refIndex]),
-                biasedEntries: Int(reference.biasedEntries[refIndex]),
-                distractorEntries: Int(reference.distractorEntries[refIndex]),
-                biasedReferenceWords: Int(corpus.boostedReference[scored]))
-        }
-        return summary
-    }
-
     /// The rates per value of ``ScoringOptions/breakdownField``, with intervals; nil without a breakdown field or
     /// when the reference gave no labels.
     private func labelBreakdown(_ corpus: ScoredCorpus) -> Breakdown? {
@@ -579,8 +561,11 @@ struct Evaluation {
         return Breakdown(
             field: field, labels: scored.map { breakdownLabels[Int(corpus.referenceIndex[$0])] },
             errors: corpus.counts.map(\.errors), referenceWords: corpus.counts.map(\.referenceWords),
-            boosted: hasBoosted
-                ? (corpus.boostedErrors.map { Int($0) }, corpus.boostedReference.map { Int($0) }) : nil,
+            boosted: corpus.boosted.isEmpty
+                ? nil
+                : (
+                    corpus.boosted.map { $0?.boostedErrors ?? 0 }, corpus.boosted.map { $0?.boostedReferenceWords ?? 0 }
+                ),
             bootstrap: options.bootstrap)
     }
 
@@ -596,10 +581,10 @@ struct Evaluation {
                 operationsA: Array(a.operations(scoredA)), operationsB: Array(b.operations(scoredB)),
                 errorsA: a.counts[scoredA].errors, errorsB: b.counts[scoredB].errors,
                 referenceWords: a.counts[scoredA].referenceWords)
-            if hasBoosted {
+            if !a.boosted.isEmpty {
                 paired.appendBoosted(
-                    errorsA: Int(a.boostedErrors[scoredA]), errorsB: Int(b.boostedErrors[scoredB]),
-                    referenceWords: Int(a.boostedReference[scoredA]))
+                    errorsA: a.boosted[scoredA]?.boostedErrors ?? 0, errorsB: b.boosted[scoredB]?.boostedErrors ?? 0,
+                    referenceWords: a.boosted[scoredA]?.boostedReferenceWords ?? 0)
             }
         }
         return SystemComparison(
@@ -653,9 +638,6 @@ struct WordScalars: Sendable {
 struct ChunkAligner: Sendable {
     let mode: AlignmentMode
     let reference: TokenizedTranscript
-    let boosted: [Bool]
-    let hasBoosted: Bool
-    let perUtterance: Bool
 
     func align(_ corpus: ScoredCorpus, _ range: Range<Int>, _ wordScalars: WordScalars?) -> Evaluation.Chunk {
         var chunk = Evaluation.Chunk()
@@ -677,33 +659,8 @@ struct ChunkAligner: Sendable {
                     finder.align(reference: ref, hypothesis: hyp, into: &chunk.operations)
                     chunk.operationEnds.append(Int32(chunk.operations.count))
                     var counts = ErrorCounts()
-                    var boostedTally = BoostedTally()
-                    // A word is boosted when the file's list holds it or, with per-utterance lists, when this
-                    // utterance's biased words do (a few words: a scan beats a set).
-                    let biased =
-                        perUtterance
-                        ? reference.biasedTokens[reference.biasedRange(Int(corpus.referenceIndex[scored]))] : []
-                    func isBoosted(_ token: Int32) -> Bool {
-                        perUtterance ? biased.contains(token) : boosted[Int(token)]
-                    }
-                    var i = 0
-                    var j = 0
-                    for operation in chunk.operations[start...] {
-                        counts.record(operation)
-                        if hasBoosted {
-                            boostedTally.add(
-                                operation,
-                                referenceBoosted: operation != .insertion && isBoosted(ref[i]),
-                                hypothesisBoosted: operation == .insertion && isBoosted(hyp[j]))
-                        }
-                        if operation != .insertion { i += 1 }
-                        if operation != .deletion { j += 1 }
-                    }
+                    for operation in chunk.operations[start...] { counts.record(operation) }
                     chunk.counts.append(counts)
-                    if hasBoosted {
-                        chunk.boostedErrors.append(Int32(boostedTally.boostedErrors))
-                        chunk.boostedReference.append(Int32(boostedTally.boostedReference))
-                    }
                     if let wordScalars {
                         wordScalars.join(ref, into: &refScalars)
                         wordScalars.join(hyp, into: &hypScalars)
@@ -718,4 +675,16 @@ struct ChunkAligner: Sendable {
         }
         return chunk
     }
+}
+
+/// An utterance of the files `gambit score` reads, as ``SystemMetrics`` reads it.
+struct FileUtterance: ScoredUtterance {
+    var id: String
+    var alignment: [AlignedPair]
+    var counts: ErrorCounts
+    var referenceCharacters: Int
+    var characterErrors: Int
+    var biasingList: [String]?
+    var namedBiasedWords: [String]?
+    var audioSeconds: Double
 }

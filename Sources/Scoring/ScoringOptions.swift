@@ -19,10 +19,16 @@ public struct ScoringOptions: Sendable, Codable, Hashable {
     public var mode: AlignmentMode
     /// Applied to references, hypotheses, boosted words, terms and templates alike.
     public var normalizer: Normalizer
-    /// Boosted vocabulary for B-WER/U-WER; phrases are split into their words. Empty: no B-WER.
+    /// Boosted vocabulary for B-WER/U-WER and the headline keyword figures; phrases are split into their words.
+    /// Empty: no B-WER.
     public var boostedWords: [String]
-    /// Terms (possibly several words) for recall/precision/F1. Empty: no term report.
+    /// Terms (possibly several words), each scored by position on its own row. Empty: none.
     public var terms: [String]
+    /// Take ``boostedWords`` as a run takes a variant's: beside a reference with per-utterance lists, each
+    /// utterance's list gives its B-WER and headline keyword figures and the boosted words only their rows. Off,
+    /// boosted words beside lists are refused (``ScoringError/conflictingBiasingLists(reference:)``), since a user
+    /// who gives both most likely expects the words to count.
+    public var boostedWordsBesideLists: Bool
     /// Templates for per-class slot errors. `nil`: no slot report.
     public var templates: SlotTemplates?
     /// What a reference utterance without a hypothesis counts as; all deletions by default.
@@ -42,7 +48,7 @@ public struct ScoringOptions: Sendable, Codable, Hashable {
     /// Break WER (and B-WER) down by this label, with bootstrap intervals: `speaker`, or any string field of a
     /// JSON-lines reference (a Gambit manifest's `condition`, `split`…). `nil`: no breakdown.
     public var breakdownField: String?
-    /// Resamples and seed of the breakdown's intervals.
+    /// Resamples and seed of the breakdown's and the false alarms' intervals.
     public var bootstrap: BootstrapOptions
 
     public init(
@@ -50,6 +56,7 @@ public struct ScoringOptions: Sendable, Codable, Hashable {
         normalizer: Normalizer = .standard,
         boostedWords: [String] = [],
         terms: [String] = [],
+        boostedWordsBesideLists: Bool = false,
         templates: SlotTemplates? = nil,
         missingHypothesis: MissingHypothesisPolicy = .scoreAsEmpty,
         referenceFormat: TranscriptFormat? = nil,
@@ -65,6 +72,7 @@ public struct ScoringOptions: Sendable, Codable, Hashable {
         self.normalizer = normalizer
         self.boostedWords = boostedWords
         self.terms = terms
+        self.boostedWordsBesideLists = boostedWordsBesideLists
         self.templates = templates
         self.missingHypothesis = missingHypothesis
         self.referenceFormat = referenceFormat

@@ -80,10 +80,8 @@ extension Sweep {
             let onAnti = score(dev.anti, Array(hypotheses.dropFirst(dev.domain.count)), boosted: [])
             let point = ScalingPoint(
                 distractors: count, boostedTerms: artifact.manifest.boostedTerms.count,
-                samplesUsed: artifact.manifest.samples, wordErrorRate: onDomain.rates.wordErrorRate,
-                boostedWordErrorRate: onDomain.boosted?.boostedWordErrorRate ?? 0,
-                unboostedWordErrorRate: onDomain.boosted?.unboostedWordErrorRate ?? 0,
-                antiContextWordErrorRate: dev.anti.isEmpty ? nil : onAnti.rates.wordErrorRate,
+                samplesUsed: artifact.manifest.samples, metrics: MetricSummary(onDomain),
+                antiContext: dev.anti.isEmpty ? nil : MetricSummary(onAnti),
                 prepareSeconds: artifact.manifest.timings.total, decodeSeconds: decodedSeconds - before)
             log(
                 String(

@@ -384,17 +384,12 @@ public final class Sweep {
                 of: antiRecords.flatMap { $0 }, boostedWords: target.boosted, normalizer: settings.normalizer)
             explored.points.append(
                 SweepPoint(
-                    parameters: parameters, samplesUsed: artifact.manifest.samples,
-                    wordErrorRate: onDomain.rates.wordErrorRate,
-                    boostedWordErrorRate: onDomain.boosted?.boostedWordErrorRate ?? 0,
-                    unboostedWordErrorRate: onDomain.boosted?.unboostedWordErrorRate ?? 0,
-                    antiContextWordErrorRate: dev.anti.isEmpty ? nil : onAnti.rates.wordErrorRate,
+                    parameters: parameters, samplesUsed: artifact.manifest.samples, metrics: MetricSummary(onDomain),
+                    antiContext: dev.anti.isEmpty ? nil : MetricSummary(onAnti),
                     prepareSeconds: artifact.manifest.timings.total,
                     rescoredWER: rescorer == nil ? nil : onDomain.rates.wordErrorRate,
                     decodedWER: rescorer == nil ? onDomain.rates.wordErrorRate : nil,
-                    antiContextChecks: antiContextChecks(dev, baseline: baselineAnti, customized: antiRecords),
-                    falseAlarmsPerHour: onDomain.keywords?.falseAlarmsPerHour,
-                    antiContextFalseAlarmsPerHour: dev.anti.isEmpty ? nil : onAnti.keywords?.falseAlarmsPerHour))
+                    antiContextChecks: antiContextChecks(dev, baseline: baselineAnti, customized: antiRecords)))
         }
         Self.markPareto(&explored.points)
         log(
@@ -493,12 +488,7 @@ public final class Sweep {
                 ? nil
                 : score(test.anti, try decode(test.anti.map(\.audio), configuration), boosted: []).rates.wordErrorRate
         }
-        func summary(_ metrics: SystemMetrics) -> MetricSummary {
-            MetricSummary(
-                wordErrorRate: metrics.rates.wordErrorRate, sentenceErrorRate: metrics.rates.sentenceErrorRate,
-                boostedWordErrorRate: metrics.boosted?.boostedWordErrorRate,
-                unboostedWordErrorRate: metrics.boosted?.unboostedWordErrorRate, termF1: metrics.terms?.overall.f1)
-        }
+        let summary = MetricSummary.init(_:)
         var recommendation = SweepRecommendation(
             parameters: parameters, reason: reason, testSplit: "test", test: summary(custom),
             testBaseline: summary(base), testAntiContextWER: try antiWER(configuration),

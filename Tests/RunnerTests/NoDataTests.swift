@@ -27,7 +27,7 @@ struct NoDataTests {
         return results.recomputingAggregates()
     }
 
-    @Test("B-WER and term F1 over no boosted reference word are no data, in the metrics and the JSON")
+    @Test("B-WER and keyword F1 over no boosted reference word are no data, in the metrics and the JSON")
     func metrics() throws {
         let results = Self.withWeather()
         let customized = try #require(results.systems.first { $0.corpus == "weather" && $0.mode == .customized })
@@ -36,12 +36,13 @@ struct NoDataTests {
         #expect(boosted.boostedErrors == 1)
         #expect(boosted.boostedWordErrorRate == nil)
         #expect(boosted.unboostedWordErrorRate == 0)
-        // "gambit" recognized once and never said: precision 0 and F1 0, recall no data.
-        let chessTerms = try #require(customized.metrics.terms?.overall)
+        // "gambit" recognized once and never said: precision 0, recall and so F1 no data.
+        let chessTerms = try #require(customized.metrics.keywords?.overall)
         #expect(chessTerms.recall == nil)
-        #expect(chessTerms.f1 == 0)
+        #expect(chessTerms.precision == 0)
+        #expect(chessTerms.f1 == nil)
         let baseline = try #require(results.systems.first { $0.corpus == "weather" && $0.mode == .baseline })
-        #expect(baseline.metrics.terms?.overall.f1 == nil)
+        #expect(baseline.metrics.keywords?.overall.f1 == nil)
         let json = String(decoding: try JSONEncoder().encode(boosted), as: UTF8.self)
         // Left out of the JSON, which readers take as null: never a number.
         #expect(!json.contains("\"boostedWordErrorRate\""), "\(json)")

@@ -47,38 +47,27 @@ struct CustomizationTests {
         #expect(report.utterances[0].boostedErrors == 1)
     }
 
-    @Test func termRecallPrecisionF1() throws {
-        let references = [
-            ["the", "albin", "counter", "gambit", "and", "the", "albin", "counter", "gambit"],
-            ["queen", "takes", "rook"],
-            ["nothing"],
-        ]
-        let hypotheses = [
-            ["the", "albin", "counter", "gambit", "and", "the", "alvin", "counter", "gambit"],
-            ["queen", "takes", "rook", "rook"],
-            ["albin", "counter", "gambit"],
-        ]
-        let report = CustomizationMetrics.termAccuracy(
-            references: references, hypotheses: hypotheses, terms: [["albin", "counter", "gambit"], ["rook"]])
-        let albin = report.terms[0]
-        // utt1: ref 2, hyp 1 → TP 1, FN 1; utt3: ref 0, hyp 1 → FP 1.
-        #expect(albin.term == "albin counter gambit")
-        #expect(albin.truePositives == 1 && albin.falseNegatives == 1 && albin.falsePositives == 1)
-        #expect(albin.recall == 0.5)
-        #expect(albin.precision == 0.5)
-        #expect(albin.f1 == 0.5)
-        let rook = report.terms[1]
-        #expect(rook.truePositives == 1 && rook.falseNegatives == 0 && rook.falsePositives == 1)
-        #expect(report.overall.truePositives == 2)
-        #expect(report.overall.falsePositives == 2)
-        #expect(report.overall.falseNegatives == 1)
-    }
-
-    @Test func termCountsDoNotOverlap() {
-        let counter = TermCounter(terms: [["a", "a"]])
-        var counts = [0]
-        counter.count(["a", "a", "a"][...], into: &counts)
-        #expect(counts == [1])
+    @Test("Terms given to the scorer are scored by position, each on its own row")
+    func termsByPosition() throws {
+        let report = try Scorer.score(
+            reference: [
+                Utterance(id: "u1", text: "the albin counter gambit and the albin counter gambit"),
+                Utterance(id: "u2", text: "queen takes rook"),
+                Utterance(id: "u3", text: "nothing"),
+            ],
+            hypothesis: [
+                Utterance(id: "u1", text: "the albin counter gambit and the alvin counter gambit"),
+                Utterance(id: "u2", text: "queen takes rook rook"),
+                Utterance(id: "u3", text: "albin counter gambit"),
+            ],
+            options: ScoringOptions(terms: ["Albin Counter-Gambit", "rook"]))
+        let terms = try #require(report.keywords).terms
+        // u1: said twice, heard once in place; u3: heard where "nothing" was said.
+        #expect(terms[0].term == "albin counter gambit")
+        #expect((terms[0].said, terms[0].heard, terms[0].hits, terms[0].falseAlarms) == (2, 2, 1, 1))
+        #expect(terms[1].term == "rook")
+        #expect((terms[1].said, terms[1].heard, terms[1].hits, terms[1].falseAlarms) == (1, 2, 1, 1))
+        #expect(try #require(report.keywords).falseAlarmUtterances == ["albin counter gambit": ["u3"], "rook": ["u2"]])
     }
 
     static let templates = SlotTemplates(
@@ -122,7 +111,7 @@ struct CustomizationTests {
         let report = try Scorer.score(
             reference: [Utterance(id: "1", text: "Knight to king bishop three")],
             hypothesis: [Utterance(id: "1", text: "night to king bishop three")], options: options)
-        #expect(report.terms?.terms.first?.falseNegatives == 1)
+        #expect(report.keywords?.terms.first?.misses == 1)
         #expect(report.slots?.classes.first { $0.className == "piece" }?.errors == 1)
     }
 }

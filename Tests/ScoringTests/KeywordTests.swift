@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 import Testing
 
@@ -23,10 +24,32 @@ import Testing
             #expect((term.said, term.heard, term.hits, term.misses, term.falseAlarms) == (1, 1, 0, 1, 1), "\(term)")
             #expect(term.recall == 0 && term.precision == 0 && term.f1 == 0)
         }
-        let byCount = CustomizationMetrics.termAccuracy(
-            references: [aligned.compactMap(\.reference)], hypotheses: [aligned.compactMap(\.hypothesis)],
-            terms: terms("albin", "winawer"))
-        #expect(byCount.overall.truePositives == 2, "the count-based score calls both hits")
+    }
+
+    @Test("Scoring files gives the swap no hit both ways, as a run does, with its false alarms in the text")
+    func swapThroughScorer() throws {
+        for (said, heard) in [
+            ("albin played the winawer", "winawer played the albin"),
+            ("winawer played the albin", "albin played the winawer"),
+        ] {
+            let report = try Scorer.score(
+                reference: [Utterance(id: "u1", text: said)], hypothesis: [Utterance(id: "u1", text: heard)],
+                options: ScoringOptions(terms: ["albin", "winawer"]))
+            let keywords = try #require(report.keywords)
+            #expect(keywords.terms.map(\.term) == ["albin", "winawer"])
+            #expect(keywords.terms.allSatisfy { ($0.hits, $0.misses, $0.falseAlarms, $0.f1) == (0, 1, 1, 0) })
+            // No boosted word: the headline is over none, so there is nothing to count there.
+            #expect(keywords.overall.said == 0 && keywords.overall.f1 == nil)
+            let boosted = try Scorer.score(
+                reference: [Utterance(id: "u1", text: said)], hypothesis: [Utterance(id: "u1", text: heard)],
+                options: ScoringOptions(boostedWords: ["albin", "winawer"]))
+            let overall = try #require(boosted.keywords).overall
+            #expect((overall.said, overall.heard, overall.hits, overall.falseAlarms) == (2, 2, 0, 2))
+            #expect(overall.f1 == 0)
+            #expect(boosted.text.contains("Keywords by position: F1 0.00%"))
+            #expect(boosted.text.contains("False alarms: 2, 200.00 per 100 utterances, no data per hour"))
+            #expect(boosted.text.contains("B-WER 100.00%"))
+        }
     }
 
     @Test("A phrase is a hit only when every word of it is heard where it was said")

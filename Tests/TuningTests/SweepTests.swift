@@ -112,8 +112,9 @@ struct SweepTests {
     func recommendation() {
         func point(_ weight: Double, bwer: Double, samples: Int = 100, anti: [(Double, Bool)]) -> SweepPoint {
             SweepPoint(
-                parameters: SweepParameters(weight: weight), samplesUsed: samples, wordErrorRate: 0.3,
-                boostedWordErrorRate: bwer, unboostedWordErrorRate: 0.3,
+                parameters: SweepParameters(weight: weight), samplesUsed: samples,
+                metrics: MetricSummary(
+                    wordErrorRate: 0.3, sentenceErrorRate: 0.5, boostedWordErrorRate: bwer, unboostedWordErrorRate: 0.3),
                 antiContextChecks: anti.enumerated().map { index, check in
                     let (delta, significant) = check
                     let outcome = Checks.antiContextOutcome(deltaPoints: delta * 100, significant: significant)

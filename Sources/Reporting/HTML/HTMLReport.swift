@@ -239,7 +239,7 @@ public struct HTMLReport: Sendable {
 
     /// What the summary's columns and marks mean.
     func summaryLegend() -> String {
-        "<p class=\"note\">B-WER, U-WER and term F1 of a variant row (and its “from” values) are computed on that "
+        "<p class=\"note\">B-WER, U-WER and keyword F1 of a variant row (and its “from” values) are computed on that "
             + "variant’s boosted words; the baseline row uses all variants’ words. "
             + (results.comparisons.contains { $0.recognizer != nil }
                 ? "An external recognizer’s customized rows are compared with its own baseline. " : "")

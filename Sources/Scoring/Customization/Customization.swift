@@ -100,88 +100,6 @@ public struct BiasingListSummary: Sendable, Codable, Hashable {
     }
 }
 
-/// Recall, precision and F1 of one term (or of all terms together).
-///
-/// Per utterance, occurrences are counted (left to right, without overlap) in the normalized reference and
-/// hypothesis words: TP = min(ref, hyp), FN = ref − TP, FP = hyp − TP. Counts are then summed over utterances.
-public struct TermAccuracy: Sendable, Codable, Hashable {
-    /// The term's normalized words joined by spaces, or `*` for the total over all terms.
-    public var term: String
-    public var referenceOccurrences: Int
-    public var hypothesisOccurrences: Int
-    public var truePositives: Int
-    public var falsePositives: Int
-    public var falseNegatives: Int
-    /// TP / (TP + FN); nil ("no data") when the term never occurs in the references.
-    public var recall: Double? {
-        truePositives + falseNegatives == 0 ? nil : Double(truePositives) / Double(truePositives + falseNegatives)
-    }
-    /// TP / (TP + FP); nil ("no data") when the term is never recognized.
-    public var precision: Double? {
-        truePositives + falsePositives == 0 ? nil : Double(truePositives) / Double(truePositives + falsePositives)
-    }
-    /// F1 = 2·TP / (2·TP + FP + FN), the harmonic mean of precision and recall where both exist; nil
-    /// ("no data") when the term neither occurs nor is recognized. A term said and never recognized,
-    /// or recognized and never said, scores 0.
-    public var f1: Double? {
-        let denominator = 2 * truePositives + falsePositives + falseNegatives
-        return denominator == 0 ? nil : Double(2 * truePositives) / Double(denominator)
-    }
-
-    public init(term: String) {
-        self.term = term
-        referenceOccurrences = 0
-        hypothesisOccurrences = 0
-        truePositives = 0
-        falsePositives = 0
-        falseNegatives = 0
-    }
-
-    mutating func add(reference: Int, hypothesis: Int) {
-        let tp = min(reference, hypothesis)
-        referenceOccurrences += reference
-        hypothesisOccurrences += hypothesis
-        truePositives += tp
-        falseNegatives += reference - tp
-        falsePositives += hypothesis - tp
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case term, referenceOccurrences, hypothesisOccurrences, truePositives, falsePositives, falseNegatives
-        case recall, precision, f1
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        term = try container.decode(String.self, forKey: .term)
-        referenceOccurrences = try container.decode(Int.self, forKey: .referenceOccurrences)
-        hypothesisOccurrences = try container.decode(Int.self, forKey: .hypothesisOccurrences)
-        truePositives = try container.decode(Int.self, forKey: .truePositives)
-        falsePositives = try container.decode(Int.self, forKey: .falsePositives)
-        falseNegatives = try container.decode(Int.self, forKey: .falseNegatives)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(term, forKey: .term)
-        try container.encode(referenceOccurrences, forKey: .referenceOccurrences)
-        try container.encode(hypothesisOccurrences, forKey: .hypothesisOccurrences)
-        try container.encode(truePositives, forKey: .truePositives)
-        try container.encode(falsePositives, forKey: .falsePositives)
-        try container.encode(falseNegatives, forKey: .falseNegatives)
-        // Written as null when there is no data, so that a reader never takes it for a score.
-        try container.encode(recall, forKey: .recall)
-        try container.encode(precision, forKey: .precision)
-        try container.encode(f1, forKey: .f1)
-    }
-}
-
-/// Term accuracy for a list of terms plus the total over all of them.
-public struct TermAccuracyReport: Sendable, Codable, Hashable {
-    public var terms: [TermAccuracy]
-    public var overall: TermAccuracy
-}
-
 /// Utterance templates with class slots, as plain data.
 ///
 /// A template token written `<name>` is a slot filled by any value of class `name`; any other token is literal.
@@ -263,28 +181,6 @@ public enum CustomizationMetrics {
         return tally.rates
     }
 
-    /// Recall, precision and F1 for each term.
-    /// - Parameters:
-    ///   - references: Normalized reference words, one array per utterance.
-    ///   - hypotheses: Normalized hypothesis words, same order.
-    ///   - terms: Terms as normalized words (`["albin", "counter", "gambit"]`).
-    public static func termAccuracy(references: [[String]], hypotheses: [[String]], terms: [[String]])
-        -> TermAccuracyReport
-    {
-        let counter = TermCounter(terms: terms)
-        var accuracy = terms.map { TermAccuracy(term: $0.joined(separator: " ")) }
-        var refCounts = [Int](repeating: 0, count: terms.count)
-        var hypCounts = [Int](repeating: 0, count: terms.count)
-        for (reference, hypothesis) in zip(references, hypotheses) {
-            counter.count(reference[...], into: &refCounts)
-            counter.count(hypothesis[...], into: &hypCounts)
-            for index in terms.indices {
-                accuracy[index].add(reference: refCounts[index], hypothesis: hypCounts[index])
-            }
-        }
-        return TermAccuracyReport(terms: accuracy, overall: TermCounter<String>.total(accuracy))
-    }
-
     /// Errors per class slot.
     /// - Parameters:
     ///   - alignments: Word alignments of the utterances (normalized words).
@@ -332,54 +228,6 @@ struct BoostedTally {
         BoostedWordErrorRates(
             boostedReferenceWords: boostedReference, boostedErrors: boostedErrors,
             unboostedReferenceWords: unboostedReference, unboostedErrors: unboostedErrors)
-    }
-}
-
-/// Counts non-overlapping occurrences of several terms in a token sequence.
-struct TermCounter<Token: Hashable> {
-    let terms: [[Token]]
-    private var byFirst: [Token: [Int]] = [:]
-
-    init(terms: [[Token]]) {
-        self.terms = terms
-        for (index, term) in terms.enumerated() {
-            if let first = term.first { byFirst[first, default: []].append(index) }
-        }
-    }
-
-    var isEmpty: Bool { byFirst.isEmpty }
-
-    /// Overwrites `counts[t]` with the occurrences of term `t` in `tokens`.
-    func count(_ tokens: ArraySlice<Token>, into counts: inout [Int]) {
-        for index in counts.indices { counts[index] = 0 }
-        guard !byFirst.isEmpty else { return }
-        var nextFree = [Int: Int]()  // term → first position a new occurrence may start at
-        var position = tokens.startIndex
-        while position < tokens.endIndex {
-            if let candidates = byFirst[tokens[position]] {
-                for term in candidates where position >= nextFree[term, default: tokens.startIndex] {
-                    let words = terms[term]
-                    guard position + words.count <= tokens.endIndex else { continue }
-                    if tokens[position..<position + words.count].elementsEqual(words) {
-                        counts[term] += 1
-                        nextFree[term] = position + words.count
-                    }
-                }
-            }
-            position += 1
-        }
-    }
-
-    static func total(_ accuracy: [TermAccuracy]) -> TermAccuracy {
-        var total = TermAccuracy(term: "*")
-        for term in accuracy {
-            total.referenceOccurrences += term.referenceOccurrences
-            total.hypothesisOccurrences += term.hypothesisOccurrences
-            total.truePositives += term.truePositives
-            total.falsePositives += term.falsePositives
-            total.falseNegatives += term.falseNegatives
-        }
-        return total
     }
 }
 

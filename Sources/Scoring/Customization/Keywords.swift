@@ -1,7 +1,7 @@
 /// One term scored by position, as contextual-biasing benchmarks score a keyword: an occurrence the hypothesis
 /// has is a hit only where the word alignment puts it on an occurrence of the same term in the reference, every
 /// word of it correct. A term said once and heard elsewhere in the utterance is a miss and a false alarm, not a
-/// hit (the count-based ``TermAccuracy`` would call it a hit).
+/// hit (counting occurrences per utterance, a method Gambit no longer uses, would call it one).
 public struct KeywordCounts: Sendable, Hashable {
     public var term: String
     /// Occurrences in the references.

@@ -15,26 +15,22 @@ struct TokenizedTranscript {
     var starts: [Int32] = [0]
     var tokens: [Int32] = []
     var warnings: [ScoringWarning] = []
-    /// Per-utterance biasing lists (a ``TranscriptFormat/biasingTSV`` reference), empty otherwise: utterance
-    /// `u`'s biased words, normalized like its text, are `biasedTokens[biasedStarts[u] ..< biasedStarts[u + 1]]`.
-    var biasedStarts: [Int32] = []
-    var biasedTokens: [Int32] = []
-    /// Per utterance: entries of its column 3 (biased words), of its column 4 (the whole list), and the
-    /// column 4 entries that are not biased words (distractors).
-    var biasedEntries: [Int32] = []
-    var listEntries: [Int32] = []
-    var distractorEntries: [Int32] = []
+    /// Per utterance, its biasing list (a biasing-list file's column 4, a JSON line's `boosted`), when the file
+    /// gives lists; empty otherwise.
+    var biasingLists: [[String]?] = []
+    /// Per utterance, a biasing-list file's column 3 (the reference's biased words), parallel to
+    /// ``biasingLists``; nil where the list does not name them.
+    var namedBiasedWords: [[String]?] = []
+    /// Per utterance, its length in seconds where the file gives it (a JSON line's `duration`, stm segments).
+    var seconds: [Double?] = []
+    /// Per utterance, a JSON line's `audio` as written; empty when no line has one.
+    var audio: [String?] = []
 
     var count: Int { ids.count }
 
-    var hasBiasingLists: Bool { !biasedStarts.isEmpty }
+    var hasBiasingLists: Bool { !biasingLists.isEmpty }
 
     func range(_ utterance: Int) -> Range<Int> { Int(starts[utterance])..<Int(starts[utterance + 1]) }
-
-    /// The range of `biasedTokens` holding utterance `u`'s biased words.
-    func biasedRange(_ utterance: Int) -> Range<Int> {
-        Int(biasedStarts[utterance])..<Int(biasedStarts[utterance + 1])
-    }
 }
 
 /// Reads transcript files into ``TokenizedTranscript``s that share one word table, normalizing as it goes.
@@ -109,38 +105,24 @@ final class CorpusLoader {
                 tokenize(record.text, into: &transcript.tokens)
                 transcript.starts.append(Int32(transcript.tokens.count))
                 if let whole = record.biasingList {
-                    if transcript.biasedStarts.isEmpty { transcript.biasedStarts.append(0) }
-                    if let biased = record.biased {
-                        for var phrase in biased { phrase.withUTF8 { tokenize($0, into: &transcript.biasedTokens) } }
-                        // Counted as a run counts a manifest's list: a word given twice is one entry.
-                        let entries = BiasingList.words(of: whole, normalizer: normalizer).count
-                        let biasedEntries = BiasingList.words(of: biased, normalizer: normalizer).count
-                        transcript.biasedEntries.append(Int32(biasedEntries))
-                        transcript.listEntries.append(Int32(entries))
-                        transcript.distractorEntries.append(Int32(entries - biasedEntries))
-                    } else {
-                        addBiasedWords(of: whole, to: &transcript)
+                    // Every line of a file with lists has one (the scanners check it).
+                    transcript.biasingLists.append(whole)
+                    transcript.namedBiasedWords.append(record.biased)
+                }
+                transcript.seconds.append(record.seconds)
+                if let audio = record.audio {
+                    if transcript.audio.isEmpty {
+                        transcript.audio = Array(repeating: nil, count: transcript.count - 1)
                     }
-                    transcript.biasedStarts.append(Int32(transcript.biasedTokens.count))
+                    transcript.audio.append(audio)
+                } else if !transcript.audio.isEmpty {
+                    transcript.audio.append(nil)
                 }
             }
         }
         transcript.warnings = warnings
         if transcript.count == 0 { throw ScoringError.noUtterances(path: path) }
         return transcript
-    }
-
-    /// Gives the last utterance of `transcript` the biased words of a list that does not name them (a JSON
-    /// line's `boosted`), as a run scores a manifest's list: ``BiasingList/words(of:normalizer:)``, and of those
-    /// the words its reference holds; the others are distractors.
-    private func addBiasedWords(of list: [String], to transcript: inout TokenizedTranscript) {
-        let words = BiasingList.words(of: list, normalizer: normalizer).map { self.words.intern($0) }
-        let reference = Set(transcript.tokens[transcript.range(transcript.count - 1)])
-        let biased = words.filter(reference.contains)
-        transcript.biasedTokens.append(contentsOf: biased)
-        transcript.biasedEntries.append(Int32(biased.count))
-        transcript.listEntries.append(Int32(words.count))
-        transcript.distractorEntries.append(Int32(words.count - biased.count))
     }
 
     /// Normalizes the words of one utterance's text into interned ids.
@@ -244,7 +226,6 @@ extension CorpusLoader {
         let speakers = mapping(other.speakers, self.speakers)
         var result = transcript
         result.tokens = transcript.tokens.map { words[Int($0)] }
-        result.biasedTokens = transcript.biasedTokens.map { words[Int($0)] }
         result.ids = transcript.ids.map { ids[Int($0)] }
         result.speakers = transcript.speakers.map { $0 < 0 ? -1 : speakers[Int($0)] }
         return result

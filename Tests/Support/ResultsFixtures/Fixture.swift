@@ -200,9 +200,13 @@ public enum Fixture {
         points: [0.3, 0.5, 0.7, 0.9].enumerated().map { index, weight in
             SweepPoint(
                 parameters: SweepParameters(weight: weight, budget: 5_000, countScaling: ["openings": 1.5]),
-                samplesUsed: 4_000, wordErrorRate: 0.20 - Double(index) * 0.03,
-                boostedWordErrorRate: 0.5 - Double(index) * 0.1, unboostedWordErrorRate: 0.12 + Double(index) * 0.005,
-                antiContextWordErrorRate: 0.05 + Double(index * index) * 0.01, prepareSeconds: 2.375,
+                samplesUsed: 4_000,
+                metrics: MetricSummary(
+                    wordErrorRate: 0.20 - Double(index) * 0.03, sentenceErrorRate: 0.5,
+                    boostedWordErrorRate: 0.5 - Double(index) * 0.1,
+                    unboostedWordErrorRate: 0.12 + Double(index) * 0.005),
+                antiContext: MetricSummary(wordErrorRate: 0.05 + Double(index * index) * 0.01, sentenceErrorRate: 0.2),
+                prepareSeconds: 2.375,
                 rescoredWER: 0.20 - Double(index) * 0.03, decodedWER: index == 2 ? 0.115 : nil,
                 paretoOptimal: index >= 1)
         },

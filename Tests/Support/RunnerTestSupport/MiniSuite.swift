@@ -170,7 +170,7 @@ public struct AccuracyView: Equatable {
             let m = system.metrics
             rates[system.key] = [
                 m.rates.wordErrorRate, m.boosted?.boostedWordErrorRate ?? -1, m.boosted?.unboostedWordErrorRate ?? -1,
-                m.terms?.overall.f1 ?? -1,
+                m.keywords?.overall.f1 ?? -1, m.keywords?.falseAlarmsPerHour ?? -1,
             ]
         }
         self.utterances = utterances

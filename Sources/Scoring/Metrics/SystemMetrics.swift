@@ -1,0 +1,313 @@
+/// One scored utterance as every aggregate reads it: a run's record of a decode and an utterance `gambit score`
+/// aligned are both one, so both are summed by the same code (``SystemMetrics/init(of:boostedWords:terms:templates:normalizer:bootstrap:)``).
+public protocol ScoredUtterance {
+    var id: String { get }
+    /// The alignment of the normalized words.
+    var alignment: [AlignedPair] { get }
+    /// What ``alignment`` counts.
+    var counts: ErrorCounts { get }
+    var referenceCharacters: Int { get }
+    var characterErrors: Int { get }
+    /// The utterance's own biasing list, as given to the recognizer (entries may have several words); nil when
+    /// the utterance has none.
+    var biasingList: [String]? { get }
+    /// The list's words a source names as the reference's biased words (a biasing-list file's column 3); nil to
+    /// take the literature's rule: the list's words that the reference holds.
+    var namedBiasedWords: [String]? { get }
+    /// The audio's length in seconds; 0 when unknown.
+    var audioSeconds: Double { get }
+}
+
+extension ScoredUtterance {
+    public var namedBiasedWords: [String]? { nil }
+
+    /// The utterance's biased words: those ``namedBiasedWords`` gives, or the words of its biasing list that its
+    /// reference holds, in list order; nil without a list.
+    public func biasedWords(normalizer: Normalizer) -> [String]? {
+        ListWords(of: self, cache: ListWordCache(normalizer))?.biased
+    }
+
+    /// The words B-WER counts for this utterance: its biased words when it has a biasing list (a reference word
+    /// is then biased when it is one of them, and an inserted word only when it is one of them, so an inserted
+    /// distractor is a U-WER error), else `global`; nil when neither gives a word.
+    public func scoredBoostedWords(global: Set<String>, normalizer: Normalizer) -> Set<String>? {
+        ListWords(of: self, cache: ListWordCache(normalizer)).scoredBoostedWords(global: global)
+    }
+
+    /// This utterance's B-WER and U-WER counts (``scoredBoostedWords(global:normalizer:)``); nil when no word is
+    /// scored as boosted.
+    public func boostedRates(global: Set<String>, normalizer: Normalizer) -> BoostedWordErrorRates? {
+        boostedRates(ListWords(of: self, cache: ListWordCache(normalizer)).scoredBoostedWords(global: global))
+    }
+
+    /// The words that are false alarms when heard where the reference does not have them: the whole biasing list
+    /// (distractors included) when the utterance has one, else `global`.
+    public func alarmWords(global: Set<String>, normalizer: Normalizer) -> Set<String> {
+        ListWords(of: self, cache: ListWordCache(normalizer)).alarmWords(global: global)
+    }
+
+    func boostedRates(_ words: Set<String>?) -> BoostedWordErrorRates? {
+        words.map {
+            CustomizationMetrics.boostedWordErrorRates(alignments: [Alignment(pairs: alignment)], boostedWords: $0)
+        }
+    }
+}
+
+/// An utterance's biasing list as every figure counts it, worked out once: its words
+/// (``BiasingList/words(of:normalizer:)``) and, of those, its biased words.
+struct ListWords {
+    var all: [String]
+    var biased: [String]
+
+    init?<U: ScoredUtterance>(of utterance: U, cache: ListWordCache) {
+        guard let list = utterance.biasingList else { return nil }
+        all = cache.words(of: list)
+        if let named = utterance.namedBiasedWords {
+            biased = cache.words(of: named)
+        } else {
+            let reference = Set(utterance.alignment.compactMap(\.reference))
+            biased = all.filter(reference.contains)
+        }
+    }
+}
+
+extension Optional where Wrapped == ListWords {
+    func scoredBoostedWords(global: Set<String>) -> Set<String>? {
+        if let self { return Set(self.biased) }
+        return global.isEmpty ? nil : global
+    }
+
+    func alarmWords(global: Set<String>) -> Set<String> { self.map { Set($0.all) } ?? global }
+}
+
+/// ``BiasingList/words(of:normalizer:)`` with each entry normalized once: lists repeat their entries from one
+/// utterance to the next.
+final class ListWordCache {
+    let normalizer: Normalizer
+    private var normalized: [String: [String]] = [:]
+
+    init(_ normalizer: Normalizer) { self.normalizer = normalizer }
+
+    func words(of list: [String]) -> [String] {
+        var seen = Set<String>()
+        var words: [String] = []
+        for entry in list {
+            let entryWords: [String]
+            if let known = normalized[entry] {
+                entryWords = known
+            } else {
+                entryWords = normalizer.normalize(entry)
+                normalized[entry] = entryWords
+            }
+            for word in entryWords where seen.insert(word).inserted { words.append(word) }
+        }
+        return words
+    }
+}
+
+/// Aggregate accuracy of a set of scored utterances: a run's system, or the files `gambit score` reads. Both are
+/// computed by ``init(of:boostedWords:terms:templates:normalizer:bootstrap:)``, so a figure has one definition.
+public struct SystemMetrics: Codable, Sendable, Hashable {
+    /// WER, CER, SER, MER, WIL and the counts behind them.
+    public var rates: Rates
+    /// B-WER and U-WER over the boosted words (for a run's baseline and oracle: over the union of every
+    /// variant's boosted words), or over each utterance's own biasing list when the utterances have lists;
+    /// `nil` when there are none.
+    public var boosted: BoostedWordErrorRates?
+    /// Errors per template slot class; `nil` without templates.
+    public var slots: SlotErrorReport?
+    /// Keywords scored by position, and the false alarms: boosted terms heard where nobody said them; `nil`
+    /// when there are neither terms nor boosted words nor biasing lists (and in results written before it
+    /// existed).
+    public var keywords: KeywordMetrics?
+
+    public init(
+        rates: Rates, boosted: BoostedWordErrorRates? = nil, slots: SlotErrorReport? = nil,
+        keywords: KeywordMetrics? = nil
+    ) {
+        self.rates = rates
+        self.boosted = boosted
+        self.slots = slots
+        self.keywords = keywords
+    }
+
+    /// Every metric of a set of scored utterances.
+    /// - Parameters:
+    ///   - utterances: The scored utterances (a run's failed ones included, with nothing heard).
+    ///   - boostedWords: Words (or phrases, counted by their words) for B-WER/U-WER and the headline keyword
+    ///     figures where an utterance has no biasing list; empty for none.
+    ///   - terms: Terms, of one word or more, each scored by position on its own row; empty for none.
+    ///   - templates: Templates for slot errors.
+    ///   - normalizer: Applied to the words, terms, lists and templates (the utterances' words already are).
+    ///   - bootstrap: Resamples and seed of the false-alarm interval; by default none is drawn.
+    public init<U: ScoredUtterance>(
+        of utterances: [U], boostedWords: [String] = [], terms: [String] = [], templates: SlotTemplates? = nil,
+        normalizer: Normalizer, bootstrap: BootstrapOptions = .init(resamples: 0)
+    ) {
+        var counts = ErrorCounts()
+        var withErrors = 0
+        var referenceCharacters = 0
+        var characterErrors = 0
+        for utterance in utterances {
+            counts += utterance.counts
+            if utterance.counts.errors > 0 { withErrors += 1 }
+            referenceCharacters += utterance.referenceCharacters
+            characterErrors += utterance.characterErrors
+        }
+        let boosted = BiasingList.normalizedWords(boostedWords, normalizer)
+        let normalizedTerms = terms.map(normalizer.normalize).filter { !$0.isEmpty }
+        let cache = ListWordCache(normalizer)
+        let lists = utterances.map { ListWords(of: $0, cache: cache) }
+        self.init(
+            rates: Rates(
+                counts: counts, utterances: utterances.count, utterancesWithErrors: withErrors,
+                referenceCharacters: referenceCharacters, characterErrors: characterErrors),
+            boosted: Self.boostedRates(of: utterances, lists: lists, boosted: boosted),
+            slots: templates.map {
+                CustomizationMetrics.slotErrors(
+                    alignments: utterances.map { Alignment(pairs: $0.alignment) }, templates: $0,
+                    normalizer: normalizer)
+            },
+            keywords: KeywordMetrics(
+                of: utterances, lists: lists, terms: normalizedTerms, boosted: boosted, bootstrap: bootstrap))
+    }
+
+    /// Each utterance's B-WER and U-WER counts, over its own scored words
+    /// (``ScoredUtterance/scoredBoostedWords(global:normalizer:)``): nil for one without scored words.
+    public static func boostedRates<U: ScoredUtterance>(
+        perUtterance utterances: [U], boostedWords: [String], normalizer: Normalizer
+    ) -> [BoostedWordErrorRates?] {
+        let boosted = BiasingList.normalizedWords(boostedWords, normalizer)
+        let cache = ListWordCache(normalizer)
+        return utterances.map { $0.boostedRates(ListWords(of: $0, cache: cache).scoredBoostedWords(global: boosted)) }
+    }
+
+    /// B-WER and U-WER summed over utterances, each over its own scored words
+    /// (``ScoredUtterance/scoredBoostedWords(global:normalizer:)``); nil when none has a list and `boosted` is
+    /// empty.
+    static func boostedRates<U: ScoredUtterance>(of utterances: [U], lists: [ListWords?], boosted: Set<String>)
+        -> BoostedWordErrorRates?
+    {
+        guard !boosted.isEmpty || lists.contains(where: { $0 != nil }) else { return nil }
+        var sum = BoostedWordErrorRates(
+            boostedReferenceWords: 0, boostedErrors: 0, unboostedReferenceWords: 0, unboostedErrors: 0)
+        for (utterance, list) in zip(utterances, lists) {
+            // An utterance without scored words still has its words in U-WER.
+            let rates =
+                utterance.boostedRates(list.scoredBoostedWords(global: boosted))
+                ?? BoostedWordErrorRates(
+                    boostedReferenceWords: 0, boostedErrors: 0,
+                    unboostedReferenceWords: utterance.counts.referenceWords, unboostedErrors: utterance.counts.errors)
+            sum = BoostedWordErrorRates(
+                boostedReferenceWords: sum.boostedReferenceWords + rates.boostedReferenceWords,
+                boostedErrors: sum.boostedErrors + rates.boostedErrors,
+                unboostedReferenceWords: sum.unboostedReferenceWords + rates.unboostedReferenceWords,
+                unboostedErrors: sum.unboostedErrors + rates.unboostedErrors)
+        }
+        return sum
+    }
+}
+
+/// Keywords scored by position (``KeywordScoring``) and the false alarms: each boosted term heard where the
+/// reference does not have it at that aligned position.
+public struct KeywordMetrics: Codable, Sendable, Hashable {
+    /// Each scored term on its own (multi-word terms, then boosted words), in that order.
+    public var terms: [KeywordCounts]
+    /// Over the boosted words (each utterance's biasing list, when the utterances have lists): every occurrence
+    /// is one word, so none counts twice, as it would summing a phrase term and its words. The headline figures.
+    public var overall: KeywordCounts
+    /// Utterances scored (a run's failed ones included, with no words heard).
+    public var utterances: Int
+    /// Their audio, in seconds; 0 when unknown.
+    public var audioSeconds: Double
+    /// False alarms (of ``overall``) per 100 utterances; nil without utterances.
+    public var falseAlarmsPer100Utterances: Double?
+    /// False alarms (of ``overall``) per hour of audio; nil without audio.
+    public var falseAlarmsPerHour: Double?
+    /// Bootstrap 95% interval of ``falseAlarmsPerHour``, resampling utterances.
+    public var falseAlarmsPerHourInterval: RateInterval?
+    /// The utterances with a false alarm of each term (of ``terms``, and of the biasing-list words), by id, in
+    /// the utterances' order.
+    public var falseAlarmUtterances: [String: [String]]
+
+    public init(
+        terms: [KeywordCounts], overall: KeywordCounts, utterances: Int, audioSeconds: Double,
+        falseAlarmsPerHourInterval: RateInterval? = nil, falseAlarmUtterances: [String: [String]] = [:]
+    ) {
+        self.terms = terms
+        self.overall = overall
+        self.utterances = utterances
+        self.audioSeconds = audioSeconds
+        falseAlarmsPer100Utterances = utterances > 0 ? 100 * Double(overall.falseAlarms) / Double(utterances) : nil
+        falseAlarmsPerHour = audioSeconds > 0 ? 3600 * Double(overall.falseAlarms) / audioSeconds : nil
+        self.falseAlarmsPerHourInterval = falseAlarmsPerHourInterval
+        self.falseAlarmUtterances = falseAlarmUtterances
+    }
+
+    /// Keywords scored by position and the false alarms of a set of utterances; nil when there is no term, no
+    /// boosted word and no biasing list.
+    /// - Parameters:
+    ///   - terms: The scored terms, normalized; a boosted word that is not one of them gets its row after them.
+    ///   - boosted: The boosted words, normalized: the headline's words where an utterance has no biasing list.
+    init?<U: ScoredUtterance>(
+        of utterances: [U], lists: [ListWords?], terms: [[String]], boosted: Set<String>, bootstrap: BootstrapOptions
+    ) {
+        let hasLists = lists.contains { $0 != nil }
+        guard !terms.isEmpty || !boosted.isEmpty || hasLists else { return nil }
+        // Every boosted word has its row, after the terms given.
+        let terms = terms + boosted.subtracting(terms.filter { $0.count == 1 }.map { $0[0] }).sorted().map { [$0] }
+        var rows = terms.map { KeywordCounts(term: $0.joined(separator: " ")) }
+        var overall = KeywordCounts(term: "*")
+        var alarms: [Int] = []
+        var flagged: [String: [String]] = [:]
+        for (utterance, list) in zip(utterances, lists) {
+            let pairs = utterance.alignment
+            for (index, counts) in KeywordScoring.count(pairs, terms: terms).enumerated() {
+                rows[index] += counts
+                if counts.falseAlarms > 0 { flagged[counts.term, default: []].append(utterance.id) }
+            }
+            var utteranceAlarms = 0
+            let words = list.alarmWords(global: boosted)
+            for counts in KeywordScoring.countWords(pairs, words: words).values {
+                overall += counts
+                utteranceAlarms += counts.falseAlarms
+                if hasLists, counts.falseAlarms > 0, flagged[counts.term]?.last != utterance.id {
+                    flagged[counts.term, default: []].append(utterance.id)
+                }
+            }
+            alarms.append(utteranceAlarms)
+        }
+        let interval = Significance.bootstrapRate(
+            counts: alarms, exposure: utterances.map { Int(($0.audioSeconds * 1000).rounded()) }, options: bootstrap)
+        self.init(
+            terms: rows, overall: overall, utterances: utterances.count,
+            audioSeconds: utterances.reduce(0) { $0 + $1.audioSeconds },
+            falseAlarmsPerHourInterval: interval?.scaled(by: 3_600_000), falseAlarmUtterances: flagged)
+    }
+}
+
+extension BiasingList {
+    /// The normalized words of phrases, deduplicated.
+    public static func normalizedWords(_ phrases: [String], _ normalizer: Normalizer) -> Set<String> {
+        Set(phrases.flatMap(normalizer.normalize))
+    }
+}
+
+extension BiasingListSummary {
+    /// What the utterances' biasing lists held: list entries are ``BiasingList/words(of:normalizer:)``, biased
+    /// entries ``ScoredUtterance/biasedWords(normalizer:)``; nil when no utterance has a list.
+    public init?<U: ScoredUtterance>(of utterances: [U], normalizer: Normalizer) {
+        let cache = ListWordCache(normalizer)
+        var any = false
+        self.init()
+        for utterance in utterances {
+            guard let list = ListWords(of: utterance, cache: cache) else { continue }
+            any = true
+            add(
+                listEntries: list.all.count, biasedEntries: list.biased.count,
+                distractorEntries: list.all.count - list.biased.count,
+                biasedReferenceWords: utterance.boostedRates(Set(list.biased))?.boostedReferenceWords ?? 0)
+        }
+        if !any { return nil }
+    }
+}

@@ -383,6 +383,9 @@ do {
             biasingReport = try Scorer.score(reference: lists.reference, hypothesis: lists.hypothesis, options: options)
         }
         let json = try medianSeconds(arguments.runs) { _ = try biasingReport!.jsonData() }
+        _ = try stageMedians(
+            arguments.runs, reference: lists.reference, hypothesis: lists.hypothesis, options: options,
+            label: "per-utterance biasing lists")
         let boosted = biasingReport!.boosted!
         print(
             "Per-utterance biasing lists (refs.tsv, lists of 20, against Kaldi text): median "

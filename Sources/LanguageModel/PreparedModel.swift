@@ -48,7 +48,7 @@ public struct PreparedModel: Codable, Sendable, Hashable {
     public var sentences: Int
     public var vocabulary: Vocabulary
     public var timings: Timings
-    /// The words and multi-word terms the training data boosts (for B-WER and term F1).
+    /// The words and multi-word terms the training data boosts (for B-WER and keyword F1).
     public var boostedWords: [String]
     public var boostedTerms: [String]
     /// Template patterns and their classes, for per-slot error rates.

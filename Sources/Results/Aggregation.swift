@@ -109,7 +109,7 @@ public enum Aggregation {
 
     /// Compares a customized system with the baseline (and oracle) of its corpus.
     ///
-    /// Utterances are paired by id in the baseline's order; B-WER, U-WER and term F1 of every system are computed
+    /// Utterances are paired by id in the baseline's order; B-WER, U-WER and keyword F1 of every system are computed
     /// over the variant's boosted words and terms.
     public static func comparison(
         variant: VariantInfo, baseline: SystemResults, customized: SystemResults, oracle: SystemResults?,

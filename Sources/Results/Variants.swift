@@ -19,7 +19,7 @@ public struct VariantInfo: Codable, Sendable, Equatable {
     public var prepareSeconds: PrepareTimings
     /// Boosted words: the vocabulary B-WER is computed on (single words; phrases are split).
     public var boostedWords: [String]
-    /// Terms of several words, scored for recall/precision/F1 as a whole.
+    /// Terms of several words, each scored by position as a whole (keyword recall/precision/F1).
     public var multiWordTerms: [String]
     /// Templates and their class values, for slot errors; `nil` when the training data has none.
     public var templates: SlotTemplates?
@@ -42,7 +42,7 @@ public struct VariantInfo: Codable, Sendable, Equatable {
         self.templates = templates
     }
 
-    /// The terms scored for recall/precision/F1: the multi-word terms, then the boosted words, without duplicates.
+    /// The terms scored by position: the multi-word terms, then the boosted words, without duplicates.
     public var scoredTerms: [String] {
         var seen = Set<String>()
         return (multiWordTerms + boostedWords).filter { seen.insert($0).inserted }

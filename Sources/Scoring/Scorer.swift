@@ -168,6 +168,8 @@ struct ScoredCorpus {
     var referenceCharacters: [Int32] = []
     /// Every scored utterance as the metrics read it (its alignment's words only when ``Evaluation`` needs them).
     var scored: [FileUtterance] = []
+    /// What the metrics read of each scored utterance, worked out once: its list, its B-WER counts.
+    var prepared: SystemMetrics.Prepared?
     /// Each scored utterance's B-WER counts, when boosted words or lists were given.
     var boosted: [BoostedWordErrorRates?] = []
     var unscored = UnscoredUtterances()
@@ -334,11 +336,11 @@ struct Evaluation {
         stageEnded("match ids and align (and CER)")
         corpus.scored = (0..<corpus.counts.count).map { fileUtterance(corpus, $0) }
         stageEnded(needsWords ? "utterances with their aligned words" : "utterances (counts only)")
-        if !boosted.isEmpty || perUtterance {
-            corpus.boosted = SystemMetrics.boostedRates(
-                perUtterance: corpus.scored, boostedWords: options.boostedWords, normalizer: options.normalizer)
-            stageEnded("per-utterance B-WER")
-        }
+        let prepared = SystemMetrics.Prepared(
+            of: corpus.scored, boostedWords: options.boostedWords, normalizer: options.normalizer)
+        corpus.prepared = prepared
+        if prepared.hasBoosted { corpus.boosted = prepared.boostedRates }
+        stageEnded("lists and per-utterance B-WER")
         return corpus
     }
 
@@ -404,9 +406,13 @@ struct Evaluation {
     }
 
     func report(_ corpus: ScoredCorpus) -> ScoreReport {
+        let prepared =
+            corpus.prepared
+            ?? SystemMetrics.Prepared(
+                of: corpus.scored, boostedWords: options.boostedWords, normalizer: options.normalizer)
         let metrics = SystemMetrics(
-            of: corpus.scored, boostedWords: options.boostedWords, terms: options.terms, templates: options.templates,
-            normalizer: options.normalizer, bootstrap: options.bootstrap)
+            of: corpus.scored, prepared: prepared, terms: options.terms, templates: options.templates,
+            bootstrap: options.bootstrap)
         stageEnded("metrics (SystemMetrics)")
         let tally = tallyUtterances(corpus)
         defer { stageEnded("tallies, confusions, worst utterances, list summary") }
@@ -422,7 +428,7 @@ struct Evaluation {
             utterances: tally.utterances,
             worstUtterances: worstUtterances(corpus, utterances: tally.utterances),
             boosted: metrics.boosted,
-            biasingLists: BiasingListSummary(of: corpus.scored, normalizer: options.normalizer),
+            biasingLists: BiasingListSummary(prepared: prepared),
             breakdown: labelBreakdown(corpus),
             keywords: metrics.keywords,
             slots: metrics.slots,

@@ -84,4 +84,29 @@ struct OneScorerTests {
         #expect(chess.metrics.keywords?.falseAlarmUtterances["najdorf"] == ["chess-2-kal16"])
         #expect(chess.metrics.keywords?.overall.hits == 4)
     }
+
+    @Test("Term forms from a file count as their terms, and a chain of forms is refused naming its lines")
+    func termFormsFile() throws {
+        let folder = try TestSupport.temporaryDirectory("term-forms")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let reference = folder.appendingPathComponent("ref.trn")
+        let hypothesis = folder.appendingPathComponent("hyp.trn")
+        let forms = folder.appendingPathComponent("forms.yaml")
+        try "play albin's gambit (u1)\n".write(to: reference, atomically: true, encoding: .utf8)
+        try "play albin gambit (u1)\n".write(to: hypothesis, atomically: true, encoding: .utf8)
+        try "# how the recognizers spell them\nalbin's: albin\n".write(to: forms, atomically: true, encoding: .utf8)
+        let base = ["score", "--ref", reference.path, "--hyp", hypothesis.path, "--terms", "albin", "--json"]
+        let without = try JSONDecoder().decode(
+            ScoreReport.self, from: Data(try TestSupport.gambit(base).output.utf8))
+        #expect(without.totals.counts.errors == 1 && without.keywords?.terms.first?.hits == 0)
+        let with = try JSONDecoder().decode(
+            ScoreReport.self, from: Data(try TestSupport.gambit(base + ["--term-forms", forms.path]).output.utf8))
+        #expect(with.totals.counts.errors == 0 && with.keywords?.terms.first?.hits == 1)
+        #expect(with.normalization.contains("1 term form"))
+
+        try "nimzo: nimzo indian\nnimzo indian: nimzoindian\n".write(to: forms, atomically: true, encoding: .utf8)
+        let chain = try TestSupport.gambit(base + ["--term-forms", forms.path])
+        #expect(chain.status == 2)
+        #expect(chain.output.contains("forms.yaml") && chain.output.contains("lines 1, 2"), "\(chain.output)")
+    }
 }

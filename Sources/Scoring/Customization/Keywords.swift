@@ -81,51 +81,95 @@ public enum KeywordScoring {
     ///   - pairs: The utterance's alignment (normalized words).
     ///   - terms: Terms as normalized words (`["albin", "counter", "gambit"]`).
     public static func count(_ pairs: [AlignedPair], terms: [[String]]) -> [KeywordCounts] {
+        var rows = terms.map { KeywordCounts(term: $0.joined(separator: " ")) }
+        KeywordCounter(terms: terms).add(pairs, to: &rows) { _ in }
+        return rows
+    }
+
+    /// ``count(_:terms:)`` for one-word terms, by word: each word of `words` the utterance said or heard.
+    public static func countWords(_ pairs: [AlignedPair], words: Set<String>) -> [String: KeywordCounts] {
+        var counts: [String: KeywordCounts] = [:]
+        forEachWord(of: WordSet(words), in: pairs) { word in
+            counts[word, default: KeywordCounts(term: word)].said += 1
+        } heard: { word, hit in
+            counts[word, default: KeywordCounts(term: word)].heard += 1
+            if hit { counts[word]!.hits += 1 }
+        }
+        return counts
+    }
+
+    /// The one definition of a one-word term's occurrences: each reference word of `words` is said, each
+    /// hypothesis word of `words` heard, and heard where it was said (a hit) when its pair is correct.
+    @inline(__always)
+    static func forEachWord(
+        of words: WordSet, in pairs: [AlignedPair], said: (String) -> Void, heard: (String, _ hit: Bool) -> Void
+    ) {
+        for pair in pairs {
+            if let word = pair.reference, words.contains(word) { said(word) }
+            if let word = pair.hypothesis, words.contains(word) { heard(word, pair.operation == .correct) }
+        }
+    }
+}
+
+/// Terms compiled once to be counted in many utterances (``KeywordScoring/count(_:terms:)``): each utterance's
+/// words are read once, and only the terms that start with the word at hand are tried there.
+struct KeywordCounter {
+    let terms: [[String]]
+    private var byFirst: [String: [Int]] = [:]
+
+    init(terms: [[String]]) {
+        self.terms = terms
+        for (index, term) in terms.enumerated() where !term.isEmpty {
+            byFirst[term[0], default: []].append(index)
+        }
+    }
+
+    /// Adds one aligned utterance's occurrences of each term to `rows` (in the order of ``terms``), calling
+    /// `alarmed` once with each term heard there where it was not said.
+    ///
+    /// Each term is looked for on its own (so a word term inside a phrase term counts for both), in the reference
+    /// words and in the hypothesis words, leftmost first and without overlapping itself. An occurrence is the
+    /// range of alignment pairs its words sit on; one heard is a hit when the reference has an occurrence of the
+    /// same term on the same range and every pair of the range is correct.
+    func add(_ pairs: [AlignedPair], to rows: inout [KeywordCounts], alarmed: (Int) -> Void) {
+        guard !byFirst.isEmpty else { return }
         var referenceWords: [(word: String, pair: Int)] = []
         var hypothesisWords: [(word: String, pair: Int)] = []
         for (index, pair) in pairs.enumerated() {
             if let word = pair.reference { referenceWords.append((word, index)) }
             if let word = pair.hypothesis { hypothesisWords.append((word, index)) }
         }
-        return terms.map { term in
-            let said = occurrences(of: term, in: referenceWords)
-            let heard = occurrences(of: term, in: hypothesisWords)
-            let hits = heard.filter { range in
-                said.contains(range) && pairs[range].allSatisfy { $0.operation == .correct }
-            }
-            return KeywordCounts(
-                term: term.joined(separator: " "), said: said.count, heard: heard.count, hits: hits.count)
-        }
-    }
-
-    /// ``count(_:terms:)`` for one-word terms, by word: each word of `words` the utterance said or heard.
-    public static func countWords(_ pairs: [AlignedPair], words: Set<String>) -> [String: KeywordCounts] {
-        var counts: [String: KeywordCounts] = [:]
-        for pair in pairs {
-            if let word = pair.reference, words.contains(word) {
-                counts[word, default: KeywordCounts(term: word)].said += 1
-            }
-            if let word = pair.hypothesis, words.contains(word) {
-                counts[word, default: KeywordCounts(term: word)].heard += 1
-                if pair.operation == .correct { counts[word]!.hits += 1 }
+        let said = occurrences(in: referenceWords)
+        for occurrence in said { rows[occurrence.term].said += 1 }
+        var alarmedTerms: [Int] = []
+        for occurrence in occurrences(in: hypothesisWords) {
+            rows[occurrence.term].heard += 1
+            let hit =
+                said.contains { $0.term == occurrence.term && $0.range == occurrence.range }
+                && pairs[occurrence.range].allSatisfy { $0.operation == .correct }
+            if hit {
+                rows[occurrence.term].hits += 1
+            } else if !alarmedTerms.contains(occurrence.term) {
+                alarmedTerms.append(occurrence.term)
             }
         }
-        return counts
+        for term in alarmedTerms.sorted() { alarmed(term) }
     }
 
-    /// The pair ranges of `term`'s occurrences in `words`, leftmost first, none overlapping another.
-    static func occurrences(of term: [String], in words: [(word: String, pair: Int)]) -> [ClosedRange<Int>] {
-        guard !term.isEmpty, words.count >= term.count else { return [] }
-        var found: [ClosedRange<Int>] = []
-        var position = 0
-        while position + term.count <= words.count {
-            if words[position].word == term[0]
-                && zip(words[position..<position + term.count], term).allSatisfy({ $0.word == $1 })
-            {
-                found.append(words[position].pair...words[position + term.count - 1].pair)
-                position += term.count
-            } else {
-                position += 1
+    /// Every term's occurrences in `words`, each term's leftmost first and none overlapping another of its own.
+    private func occurrences(in words: [(word: String, pair: Int)]) -> [(term: Int, range: ClosedRange<Int>)] {
+        var found: [(term: Int, range: ClosedRange<Int>)] = []
+        var nextFree: [Int: Int] = [:]
+        for position in words.indices {
+            guard let candidates = byFirst[words[position].word] else { continue }
+            for index in candidates where position >= nextFree[index, default: 0] {
+                let term = terms[index]
+                let end = position + term.count
+                guard end <= words.count,
+                    term.count == 1 || zip(words[position + 1..<end], term.dropFirst()).allSatisfy({ $0.word == $1 })
+                else { continue }
+                found.append((index, words[position].pair...words[end - 1].pair))
+                nextFree[index] = end
             }
         }
         return found

@@ -31,33 +31,43 @@ extension ScoredUtterance {
     /// is then biased when it is one of them, and an inserted word only when it is one of them, so an inserted
     /// distractor is a U-WER error), else `global`; nil when neither gives a word.
     public func scoredBoostedWords(global: Set<String>, normalizer: Normalizer) -> Set<String>? {
-        ListWords(of: self, cache: ListWordCache(normalizer)).scoredBoostedWords(global: global)
+        ListWords(of: self, cache: ListWordCache(normalizer)).scoredBoostedWords(global: WordSet(global))?.asSet
     }
 
     /// This utterance's B-WER and U-WER counts (``scoredBoostedWords(global:normalizer:)``); nil when no word is
     /// scored as boosted.
     public func boostedRates(global: Set<String>, normalizer: Normalizer) -> BoostedWordErrorRates? {
-        boostedRates(ListWords(of: self, cache: ListWordCache(normalizer)).scoredBoostedWords(global: global))
+        boostedRates(ListWords(of: self, cache: ListWordCache(normalizer)).scoredBoostedWords(global: WordSet(global)))
     }
 
     /// The words that are false alarms when heard where the reference does not have them: the whole biasing list
     /// (distractors included) when the utterance has one, else `global`.
     public func alarmWords(global: Set<String>, normalizer: Normalizer) -> Set<String> {
-        ListWords(of: self, cache: ListWordCache(normalizer)).alarmWords(global: global)
+        ListWords(of: self, cache: ListWordCache(normalizer)).alarmWords(global: WordSet(global)).asSet
     }
 
-    func boostedRates(_ words: Set<String>?) -> BoostedWordErrorRates? {
-        words.map {
-            CustomizationMetrics.boostedWordErrorRates(alignments: [Alignment(pairs: alignment)], boostedWords: $0)
+    /// B-WER and U-WER counts over `words` (``CustomizationMetrics/boostedWordErrorRates(alignments:boostedWords:)``
+    /// of this one alignment); nil without words.
+    func boostedRates(_ words: WordSet?) -> BoostedWordErrorRates? {
+        guard let words else { return nil }
+        var tally = BoostedTally()
+        for pair in alignment {
+            tally.add(
+                pair.operation, referenceBoosted: pair.reference.map(words.contains) ?? false,
+                hypothesisBoosted: pair.hypothesis.map(words.contains) ?? false)
         }
+        return tally.rates
     }
 }
 
 /// An utterance's biasing list as every figure counts it, worked out once: its words
 /// (``BiasingList/words(of:normalizer:)``) and, of those, its biased words.
-struct ListWords {
+package struct ListWords {
     var all: [String]
     var biased: [String]
+    /// ``all`` and ``biased`` for the per-word lookups.
+    var allWords: WordSet
+    var biasedWords: WordSet
 
     init?<U: ScoredUtterance>(of utterance: U, cache: ListWordCache) {
         guard let list = utterance.biasingList else { return nil }
@@ -68,16 +78,41 @@ struct ListWords {
             let reference = Set(utterance.alignment.compactMap(\.reference))
             biased = all.filter(reference.contains)
         }
+        allWords = WordSet(all)
+        biasedWords = WordSet(biased)
     }
 }
 
 extension Optional where Wrapped == ListWords {
-    func scoredBoostedWords(global: Set<String>) -> Set<String>? {
-        if let self { return Set(self.biased) }
+    func scoredBoostedWords(global: WordSet) -> WordSet? {
+        if let self { return self.biasedWords }
         return global.isEmpty ? nil : global
     }
 
-    func alarmWords(global: Set<String>) -> Set<String> { self.map { Set($0.all) } ?? global }
+    func alarmWords(global: WordSet) -> WordSet { self?.allWords ?? global }
+}
+
+/// Words looked up one at a time: a scan for the few of one utterance's list, a hash set for more.
+struct WordSet {
+    private let words: [String]
+    private let hashed: Set<String>?
+
+    init(_ words: [String]) {
+        self.words = words
+        hashed = words.count > 12 ? Set(words) : nil
+    }
+
+    init(_ set: Set<String>) {
+        words = []
+        hashed = set
+    }
+
+    var isEmpty: Bool { hashed?.isEmpty ?? words.isEmpty }
+
+    @inline(__always)
+    func contains(_ word: String) -> Bool { hashed?.contains(word) ?? words.contains(word) }
+
+    var asSet: Set<String> { hashed ?? Set(words) }
 }
 
 /// ``BiasingList/words(of:normalizer:)`` with each entry normalized once: lists repeat their entries from one
@@ -89,8 +124,10 @@ final class ListWordCache {
     init(_ normalizer: Normalizer) { self.normalizer = normalizer }
 
     func words(of list: [String]) -> [String] {
-        var seen = Set<String>()
         var words: [String] = []
+        words.reserveCapacity(list.count)
+        // A list's few words are deduplicated by a scan; a long one through a set.
+        var seen: Set<String>? = list.count > 32 ? [] : nil
         for entry in list {
             let entryWords: [String]
             if let known = normalized[entry] {
@@ -99,7 +136,10 @@ final class ListWordCache {
                 entryWords = normalizer.normalize(entry)
                 normalized[entry] = entryWords
             }
-            for word in entryWords where seen.insert(word).inserted { words.append(word) }
+            for word in entryWords {
+                let isNew = seen != nil ? seen!.insert(word).inserted : !words.contains(word)
+                if isNew { words.append(word) }
+            }
         }
         return words
     }
@@ -154,47 +194,76 @@ public struct SystemMetrics: Codable, Sendable, Hashable {
             referenceCharacters += utterance.referenceCharacters
             characterErrors += utterance.characterErrors
         }
-        let boosted = BiasingList.normalizedWords(boostedWords, normalizer)
-        let normalizedTerms = terms.map(normalizer.normalize).filter { !$0.isEmpty }
-        let cache = ListWordCache(normalizer)
-        let lists = utterances.map { ListWords(of: $0, cache: cache) }
+        self.init(
+            of: utterances, prepared: Prepared(of: utterances, boostedWords: boostedWords, normalizer: normalizer),
+            terms: terms, templates: templates, bootstrap: bootstrap)
+    }
+
+    /// What every figure reads of each utterance, worked out once: its list's words and its B-WER counts.
+    package struct Prepared {
+        /// The boosted words, normalized.
+        let boosted: Set<String>
+        let normalizer: Normalizer
+        /// Each utterance's list, when it has one.
+        let lists: [ListWords?]
+        /// Each utterance's B-WER and U-WER counts over its own scored words
+        /// (``ScoredUtterance/scoredBoostedWords(global:normalizer:)``); nil for one without scored words.
+        package let boostedRates: [BoostedWordErrorRates?]
+
+        package init<U: ScoredUtterance>(of utterances: [U], boostedWords: [String], normalizer: Normalizer) {
+            boosted = BiasingList.normalizedWords(boostedWords, normalizer)
+            self.normalizer = normalizer
+            let cache = ListWordCache(normalizer)
+            lists = utterances.map { ListWords(of: $0, cache: cache) }
+            let global = WordSet(boosted)
+            boostedRates = zip(utterances, lists).map { $0.boostedRates($1.scoredBoostedWords(global: global)) }
+        }
+
+        /// Whether B-WER is asked for: boosted words, or an utterance with its own list.
+        var hasBoosted: Bool { !boosted.isEmpty || lists.contains { $0 != nil } }
+    }
+
+    /// ``init(of:boostedWords:terms:templates:normalizer:bootstrap:)`` from what was worked out of each utterance.
+    package init<U: ScoredUtterance>(
+        of utterances: [U], prepared: Prepared, terms: [String], templates: SlotTemplates?, bootstrap: BootstrapOptions
+    ) {
+        var counts = ErrorCounts()
+        var withErrors = 0
+        var referenceCharacters = 0
+        var characterErrors = 0
+        for utterance in utterances {
+            counts += utterance.counts
+            if utterance.counts.errors > 0 { withErrors += 1 }
+            referenceCharacters += utterance.referenceCharacters
+            characterErrors += utterance.characterErrors
+        }
+        let normalizer = prepared.normalizer
         self.init(
             rates: Rates(
                 counts: counts, utterances: utterances.count, utterancesWithErrors: withErrors,
                 referenceCharacters: referenceCharacters, characterErrors: characterErrors),
-            boosted: Self.boostedRates(of: utterances, lists: lists, boosted: boosted),
+            boosted: Self.boostedRates(of: utterances, prepared: prepared),
             slots: templates.map {
                 CustomizationMetrics.slotErrors(
                     alignments: utterances.map { Alignment(pairs: $0.alignment) }, templates: $0,
                     normalizer: normalizer)
             },
             keywords: KeywordMetrics(
-                of: utterances, lists: lists, terms: normalizedTerms, boosted: boosted, bootstrap: bootstrap))
-    }
-
-    /// Each utterance's B-WER and U-WER counts, over its own scored words
-    /// (``ScoredUtterance/scoredBoostedWords(global:normalizer:)``): nil for one without scored words.
-    public static func boostedRates<U: ScoredUtterance>(
-        perUtterance utterances: [U], boostedWords: [String], normalizer: Normalizer
-    ) -> [BoostedWordErrorRates?] {
-        let boosted = BiasingList.normalizedWords(boostedWords, normalizer)
-        let cache = ListWordCache(normalizer)
-        return utterances.map { $0.boostedRates(ListWords(of: $0, cache: cache).scoredBoostedWords(global: boosted)) }
+                of: utterances, lists: prepared.lists, terms: terms.map(normalizer.normalize).filter { !$0.isEmpty },
+                boosted: prepared.boosted, bootstrap: bootstrap))
     }
 
     /// B-WER and U-WER summed over utterances, each over its own scored words
     /// (``ScoredUtterance/scoredBoostedWords(global:normalizer:)``); nil when none has a list and `boosted` is
     /// empty.
-    static func boostedRates<U: ScoredUtterance>(of utterances: [U], lists: [ListWords?], boosted: Set<String>)
-        -> BoostedWordErrorRates?
-    {
-        guard !boosted.isEmpty || lists.contains(where: { $0 != nil }) else { return nil }
+    static func boostedRates<U: ScoredUtterance>(of utterances: [U], prepared: Prepared) -> BoostedWordErrorRates? {
+        guard prepared.hasBoosted else { return nil }
         var sum = BoostedWordErrorRates(
             boostedReferenceWords: 0, boostedErrors: 0, unboostedReferenceWords: 0, unboostedErrors: 0)
-        for (utterance, list) in zip(utterances, lists) {
+        for (utterance, rates) in zip(utterances, prepared.boostedRates) {
             // An utterance without scored words still has its words in U-WER.
             let rates =
-                utterance.boostedRates(list.scoredBoostedWords(global: boosted))
+                rates
                 ?? BoostedWordErrorRates(
                     boostedReferenceWords: 0, boostedErrors: 0,
                     unboostedReferenceWords: utterance.counts.referenceWords, unboostedErrors: utterance.counts.errors)
@@ -256,24 +325,28 @@ public struct KeywordMetrics: Codable, Sendable, Hashable {
         guard !terms.isEmpty || !boosted.isEmpty || hasLists else { return nil }
         // Every boosted word has its row, after the terms given.
         let terms = terms + boosted.subtracting(terms.filter { $0.count == 1 }.map { $0[0] }).sorted().map { [$0] }
-        var rows = terms.map { KeywordCounts(term: $0.joined(separator: " ")) }
+        let names = terms.map { $0.joined(separator: " ") }
+        var rows = names.map { KeywordCounts(term: $0) }
+        let counter = KeywordCounter(terms: terms)
+        let global = WordSet(boosted)
         var overall = KeywordCounts(term: "*")
         var alarms: [Int] = []
+        alarms.reserveCapacity(utterances.count)
         var flagged: [String: [String]] = [:]
         for (utterance, list) in zip(utterances, lists) {
             let pairs = utterance.alignment
-            for (index, counts) in KeywordScoring.count(pairs, terms: terms).enumerated() {
-                rows[index] += counts
-                if counts.falseAlarms > 0 { flagged[counts.term, default: []].append(utterance.id) }
-            }
+            counter.add(pairs, to: &rows) { flagged[names[$0], default: []].append(utterance.id) }
             var utteranceAlarms = 0
-            let words = list.alarmWords(global: boosted)
-            for counts in KeywordScoring.countWords(pairs, words: words).values {
-                overall += counts
-                utteranceAlarms += counts.falseAlarms
-                if hasLists, counts.falseAlarms > 0, flagged[counts.term]?.last != utterance.id {
-                    flagged[counts.term, default: []].append(utterance.id)
+            KeywordScoring.forEachWord(of: list.alarmWords(global: global), in: pairs) { _ in
+                overall.said += 1
+            } heard: { word, hit in
+                overall.heard += 1
+                if hit {
+                    overall.hits += 1
+                    return
                 }
+                utteranceAlarms += 1
+                if hasLists, flagged[word]?.last != utterance.id { flagged[word, default: []].append(utterance.id) }
             }
             alarms.append(utteranceAlarms)
         }
@@ -297,17 +370,19 @@ extension BiasingListSummary {
     /// What the utterances' biasing lists held: list entries are ``BiasingList/words(of:normalizer:)``, biased
     /// entries ``ScoredUtterance/biasedWords(normalizer:)``; nil when no utterance has a list.
     public init?<U: ScoredUtterance>(of utterances: [U], normalizer: Normalizer) {
-        let cache = ListWordCache(normalizer)
-        var any = false
+        self.init(prepared: SystemMetrics.Prepared(of: utterances, boostedWords: [], normalizer: normalizer))
+    }
+
+    /// The summary from what was worked out of each utterance; nil when none has a list.
+    package init?(prepared: SystemMetrics.Prepared) {
+        guard prepared.lists.contains(where: { $0 != nil }) else { return nil }
         self.init()
-        for utterance in utterances {
-            guard let list = ListWords(of: utterance, cache: cache) else { continue }
-            any = true
+        for (list, rates) in zip(prepared.lists, prepared.boostedRates) {
+            guard let list else { continue }
             add(
                 listEntries: list.all.count, biasedEntries: list.biased.count,
                 distractorEntries: list.all.count - list.biased.count,
-                biasedReferenceWords: utterance.boostedRates(Set(list.biased))?.boostedReferenceWords ?? 0)
+                biasedReferenceWords: rates?.boostedReferenceWords ?? 0)
         }
-        if !any { return nil }
     }
 }

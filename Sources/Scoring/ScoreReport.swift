@@ -173,12 +173,14 @@ extension KeywordMetrics {
             "Keywords by position: F1 \(percent(o.f1).trimmingCharacters(in: .whitespaces)), "
             + "recall \(percent(o.recall).trimmingCharacters(in: .whitespaces)) (\(o.hits)/\(o.said)), "
             + "precision \(percent(o.precision).trimmingCharacters(in: .whitespaces)) (\(o.hits)/\(o.heard))\n"
+        func interval(_ interval: RateInterval?) -> String {
+            interval.map { String(format: " (95%% CI %.2f–%.2f)", $0.lower, $0.upper) } ?? ""
+        }
         var alarms =
-            "False alarms: \(o.falseAlarms), \(rate(falseAlarmsPer100Utterances)) per 100 utterances, "
-            + "\(rate(falseAlarmsPerHour)) per hour"
-        if let interval = falseAlarmsPerHourInterval {
-            alarms += String(format: " (95%% CI %.2f–%.2f)", interval.lower, interval.upper)
-        } else if audioSeconds == 0 {
+            "False alarms: \(o.falseAlarms), \(rate(falseAlarmsPer100Utterances)) per 100 utterances"
+            + "\(interval(falseAlarmsPer100UtterancesInterval)), \(rate(falseAlarmsPerHour)) per hour"
+            + interval(falseAlarmsPerHourInterval)
+        if falseAlarmsPerHour == nil, audioSeconds == 0 {
             alarms += " (no audio lengths: give a manifest with audio or durations, or an stm reference)"
         }
         out += alarms + "\n\n"

@@ -334,7 +334,9 @@ struct Evaluation {
         }
         align(&corpus)
         stageEnded("match ids and align (and CER)")
-        corpus.scored = (0..<corpus.counts.count).map { fileUtterance(corpus, $0) }
+        // Each word made a String once, not once per occurrence.
+        let words = needsWords ? (0..<loader.words.count).map { loader.words.string(Int32($0)) } : []
+        corpus.scored = (0..<corpus.counts.count).map { fileUtterance(corpus, $0, words: words) }
         stageEnded(needsWords ? "utterances with their aligned words" : "utterances (counts only)")
         let prepared = SystemMetrics.Prepared(
             of: corpus.scored, boostedWords: options.boostedWords, normalizer: options.normalizer)
@@ -345,11 +347,20 @@ struct Evaluation {
     }
 
     /// One scored utterance as ``SystemMetrics`` reads it.
-    private func fileUtterance(_ corpus: ScoredCorpus, _ scored: Int) -> FileUtterance {
+    /// - Parameter words: Every word of the loader's table, by id; empty when the metrics need no words.
+    private func fileUtterance(_ corpus: ScoredCorpus, _ scored: Int, words: [String]) -> FileUtterance {
         let refIndex = Int(corpus.referenceIndex[scored])
+        var pairs: [AlignedPair] = []
+        if !words.isEmpty {
+            let h = Int(corpus.hypothesisIndex[scored])
+            pairs = Aligner.pairs(
+                Array(corpus.operations(scored)),
+                reference: reference.tokens[reference.range(refIndex)].map { words[Int($0)] },
+                hypothesis: h >= 0 ? corpus.hypothesis.tokens[corpus.hypothesis.range(h)].map { words[Int($0)] } : [])
+        }
         return FileUtterance(
-            id: loader.ids.string(reference.ids[refIndex]),
-            alignment: needsWords ? alignment(corpus, scored).pairs : [],
+            ids: loader.ids, idToken: reference.ids[refIndex],
+            alignment: pairs,
             counts: corpus.counts[scored],
             referenceCharacters: options.characterErrorRate ? Int(corpus.referenceCharacters[scored]) : 0,
             characterErrors: options.characterErrorRate ? Int(corpus.characterErrors[scored]) : 0,
@@ -684,8 +695,12 @@ struct ChunkAligner: Sendable {
 }
 
 /// An utterance of the files `gambit score` reads, as ``SystemMetrics`` reads it.
-struct FileUtterance: ScoredUtterance {
-    var id: String
+/// Sendable by hand: the id table it shares is complete before any utterance is made, and only read after.
+struct FileUtterance: ScoredUtterance, @unchecked Sendable {
+    /// The id table, and this utterance's id in it: made a String only when a figure names the utterance.
+    let ids: TokenTable
+    let idToken: Int32
+    var id: String { ids.string(idToken) }
     var alignment: [AlignedPair]
     var counts: ErrorCounts
     var referenceCharacters: Int

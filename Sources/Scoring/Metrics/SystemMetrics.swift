@@ -291,6 +291,8 @@ public struct KeywordMetrics: Codable, Sendable, Hashable {
     public var audioSeconds: Double
     /// False alarms (of ``overall``) per 100 utterances; nil without utterances.
     public var falseAlarmsPer100Utterances: Double?
+    /// Bootstrap 95% interval of ``falseAlarmsPer100Utterances``, resampling utterances.
+    public var falseAlarmsPer100UtterancesInterval: RateInterval?
     /// False alarms (of ``overall``) per hour of audio; nil without audio.
     public var falseAlarmsPerHour: Double?
     /// Bootstrap 95% interval of ``falseAlarmsPerHour``, resampling utterances.
@@ -301,13 +303,15 @@ public struct KeywordMetrics: Codable, Sendable, Hashable {
 
     public init(
         terms: [KeywordCounts], overall: KeywordCounts, utterances: Int, audioSeconds: Double,
-        falseAlarmsPerHourInterval: RateInterval? = nil, falseAlarmUtterances: [String: [String]] = [:]
+        falseAlarmsPer100UtterancesInterval: RateInterval? = nil, falseAlarmsPerHourInterval: RateInterval? = nil,
+        falseAlarmUtterances: [String: [String]] = [:]
     ) {
         self.terms = terms
         self.overall = overall
         self.utterances = utterances
         self.audioSeconds = audioSeconds
         falseAlarmsPer100Utterances = utterances > 0 ? 100 * Double(overall.falseAlarms) / Double(utterances) : nil
+        self.falseAlarmsPer100UtterancesInterval = falseAlarmsPer100UtterancesInterval
         falseAlarmsPerHour = audioSeconds > 0 ? 3600 * Double(overall.falseAlarms) / audioSeconds : nil
         self.falseAlarmsPerHourInterval = falseAlarmsPerHourInterval
         self.falseAlarmUtterances = falseAlarmUtterances
@@ -350,12 +354,15 @@ public struct KeywordMetrics: Codable, Sendable, Hashable {
             }
             alarms.append(utteranceAlarms)
         }
-        let interval = Significance.bootstrapRate(
+        let perHour = Significance.bootstrapRate(
             counts: alarms, exposure: utterances.map { Int(($0.audioSeconds * 1000).rounded()) }, options: bootstrap)
+        let perUtterance = Significance.bootstrapRate(
+            counts: alarms, exposure: Array(repeating: 1, count: alarms.count), options: bootstrap)
         self.init(
             terms: rows, overall: overall, utterances: utterances.count,
             audioSeconds: utterances.reduce(0) { $0 + $1.audioSeconds },
-            falseAlarmsPerHourInterval: interval?.scaled(by: 3_600_000), falseAlarmUtterances: flagged)
+            falseAlarmsPer100UtterancesInterval: perUtterance?.scaled(by: 100),
+            falseAlarmsPerHourInterval: perHour?.scaled(by: 3_600_000), falseAlarmUtterances: flagged)
     }
 }
 

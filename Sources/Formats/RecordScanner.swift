@@ -40,11 +40,13 @@ package enum RecordScanner {
         case .ctm:
             let words = try ctmWords(bytes, path: path, warnings: &warnings)
             try emitGrouped(
-                words.map { ($0.file, $0.start, $0.word, nil as String?, nil as Double?) }, path: path, emit: emit)
+                words.map { ($0.file, $0.start, $0.word, nil as String?, $0.start + $0.duration) }, length: .span,
+                path: path, emit: emit)
         case .stm:
             let segments = try stmSegments(bytes, path: path, warnings: &warnings)
             try emitGrouped(
-                segments.map { ($0.file, $0.begin, $0.text, $0.speaker, $0.end - $0.begin) }, path: path, emit: emit)
+                segments.map { ($0.file, $0.begin, $0.text, $0.speaker, $0.end) }, length: .segments, path: path,
+                emit: emit)
         }
     }
 
@@ -491,20 +493,34 @@ package enum RecordScanner {
         return segments
     }
 
-    /// Joins timed pieces into one utterance per file, in time order, files in order of first appearance.
+    /// How an utterance's length follows from its timed pieces.
+    private enum TimedLength {
+        /// The segments' lengths, summed (stm: the scored regions of the audio).
+        case segments
+        /// From the first piece's start to the last one's end (ctm: the words' span, no longer than the audio).
+        case span
+    }
+
+    /// Joins timed pieces into one utterance per file, in time order, files in order of first appearance, each
+    /// with its length as `length` says.
     private static func emitGrouped(
-        _ pieces: [(file: String, time: Double, text: String, speaker: String?, seconds: Double?)],
+        _ pieces: [(file: String, time: Double, text: String, speaker: String?, end: Double)],
+        length: TimedLength,
         path: String,
         emit: (RawRecord) throws -> Void
     ) throws {
         var order: [String] = []
         var grouped: [String: [(time: Double, text: String, speaker: String?)]] = [:]
         var seconds: [String: Double] = [:]
+        var extent: [String: (start: Double, end: Double)] = [:]
         for piece in pieces {
             if grouped[piece.file] == nil { order.append(piece.file) }
             grouped[piece.file, default: []].append((piece.time, piece.text, piece.speaker))
-            if let span = piece.seconds { seconds[piece.file, default: 0] += span }
+            seconds[piece.file, default: 0] += piece.end - piece.time
+            let known = extent[piece.file] ?? (piece.time, piece.end)
+            extent[piece.file] = (min(known.start, piece.time), max(known.end, piece.end))
         }
+        if length == .span { for (file, range) in extent { seconds[file] = range.end - range.start } }
         for (line, file) in order.enumerated() {
             let sorted = grouped[file]!.enumerated().sorted { a, b in
                 a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset

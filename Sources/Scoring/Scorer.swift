@@ -334,16 +334,23 @@ struct Evaluation {
         }
         align(&corpus)
         stageEnded("match ids and align (and CER)")
+        prepareMetrics(&corpus)
+        return corpus
+    }
+
+    /// Makes each scored utterance what ``SystemMetrics`` reads, with its aligned words when the metrics need them,
+    /// and works out each one's list and B-WER.
+    private func prepareMetrics(_ corpus: inout ScoredCorpus) {
         // Each word made a String once, not once per occurrence.
         let words = needsWords ? (0..<loader.words.count).map { loader.words.string(Int32($0)) } : []
-        corpus.scored = (0..<corpus.counts.count).map { fileUtterance(corpus, $0, words: words) }
+        let aligned = corpus
+        corpus.scored = (0..<corpus.counts.count).map { fileUtterance(aligned, $0, words: words) }
         stageEnded(needsWords ? "utterances with their aligned words" : "utterances (counts only)")
         let prepared = SystemMetrics.Prepared(
             of: corpus.scored, boostedWords: options.boostedWords, normalizer: options.normalizer)
         corpus.prepared = prepared
         if prepared.hasBoosted { corpus.boosted = prepared.boostedRates }
         stageEnded("lists and per-utterance B-WER")
-        return corpus
     }
 
     /// One scored utterance as ``SystemMetrics`` reads it.

@@ -184,16 +184,6 @@ public struct SystemMetrics: Codable, Sendable, Hashable {
         of utterances: [U], boostedWords: [String] = [], terms: [String] = [], templates: SlotTemplates? = nil,
         normalizer: Normalizer, bootstrap: BootstrapOptions = .init(resamples: 0)
     ) {
-        var counts = ErrorCounts()
-        var withErrors = 0
-        var referenceCharacters = 0
-        var characterErrors = 0
-        for utterance in utterances {
-            counts += utterance.counts
-            if utterance.counts.errors > 0 { withErrors += 1 }
-            referenceCharacters += utterance.referenceCharacters
-            characterErrors += utterance.characterErrors
-        }
         self.init(
             of: utterances, prepared: Prepared(of: utterances, boostedWords: boostedWords, normalizer: normalizer),
             terms: terms, templates: templates, bootstrap: bootstrap)

@@ -31,11 +31,12 @@ rm -rf "$venv"
 requirements=$(mktemp)
 download=$(mktemp -d)
 trap 'rm -rf "$requirements" "$download"' EXIT
-# Wheels for CPython 3.11 on x86-64 Linux (Debian 12's Python) and any Python: pip refuses a file whose digest
-# differs, and any package not listed.
+# Wheels for CPython 3.11 (Debian 12's Python) on x86-64 and arm64 Linux, and for any Python: pip refuses a file
+# whose digest differs, and any package not listed. Another Python finds no wheel here and stops, saying so.
 cat > "$requirements" <<'EOF'
 regex==2024.11.6 \
-    --hash=sha256:f2a19f302cd1ce5dd01a9099aaa19cae6173306d1302a43b627f62e21cf18ac0
+    --hash=sha256:f2a19f302cd1ce5dd01a9099aaa19cae6173306d1302a43b627f62e21cf18ac0 \
+    --hash=sha256:1062b39a0a2b75a9c694f7a08e7183a80c63c0d62b301418ffd9c35f55aaa114
 more-itertools==10.7.0 \
     --hash=sha256:d43980384673cb07d2f7d2d918c616b30c659c089ee23953f601d6609c67510e
 EOF

@@ -26,7 +26,7 @@ public enum TranscriptReport {
         var out = ""
         for record in system.utterances {
             let list = BiasingList.words(of: record.biasingList ?? [], normalizer: normalizer)
-            let biased = Aggregation.biasedWords(of: record, normalizer: normalizer) ?? []
+            let biased = record.biasedWords(normalizer: normalizer) ?? []
             // A tab or line break inside the text would split the row.
             let text = record.reference.split(whereSeparator: { $0 == "\t" || $0.isNewline }).joined(separator: " ")
             out += "\(record.id)\t\(text)\t\(json(biased))\t\(json(list))\n"

@@ -17,7 +17,7 @@ public enum Aggregation {
     ///   - hypothesis: Final hypothesis (empty when decoding failed).
     ///   - boostedWords: The system's boosted words (see ``boostedWords(for:in:)``).
     ///   - biasingList: The utterance's own biasing list from the manifest; when given, it is scored instead of
-    ///     `boostedWords` (see ``biasedWords(of:)``).
+    ///     `boostedWords` (see ``Scoring/ScoredUtterance/biasedWords(normalizer:)``).
     ///   - settings: Normalizer and alignment mode.
     /// - Returns: A record with alignment, counts, character errors and boosted-word counts; timing fields are zero
     ///   for the caller to fill.
@@ -40,12 +40,6 @@ public enum Aggregation {
         record.setBoostedCounts(
             boosted: normalizedWords(boostedWords, settings.normalizer), normalizer: settings.normalizer)
         return record
-    }
-
-    /// An utterance's biased words under the literature's rule: the words of its biasing list that occur in its
-    /// reference, in list order; `nil` when the record has no list.
-    public static func biasedWords(of record: UtteranceRecord, normalizer: Normalizer) -> [String]? {
-        record.biasedWords(normalizer: normalizer)
     }
 
     /// The boosted words a system is scored on: its variant's for a customized system, the union of every

@@ -170,8 +170,11 @@ struct ScoredCorpus {
     var scored: [FileUtterance] = []
     /// What the metrics read of each scored utterance, worked out once: its list, its B-WER counts.
     var prepared: SystemMetrics.Prepared?
-    /// Each scored utterance's B-WER counts, when boosted words or lists were given.
-    var boosted: [BoostedWordErrorRates?] = []
+    /// Each scored utterance's B-WER counts, when boosted words or lists were given; empty otherwise.
+    var boosted: [BoostedWordErrorRates?] {
+        guard let prepared, prepared.hasBoosted else { return [] }
+        return prepared.boostedRates
+    }
     var unscored = UnscoredUtterances()
     var warnings: [ScoringWarning] = []
 
@@ -349,7 +352,6 @@ struct Evaluation {
         let prepared = SystemMetrics.Prepared(
             of: corpus.scored, boostedWords: options.boostedWords, normalizer: options.normalizer)
         corpus.prepared = prepared
-        if prepared.hasBoosted { corpus.boosted = prepared.boostedRates }
         stageEnded("lists and per-utterance B-WER")
     }
 

@@ -706,7 +706,7 @@ public struct HTMLReport: Sendable {
                 out +=
                     "<div class=\"line\"><span class=\"who\">reference</span><span class=\"wer\"></span><span class=\"words\">"
                 // With a biasing list, the words B-WER counts are the utterance's own biased words.
-                let marked = Aggregation.biasedWords(of: record, normalizer: normalizer).map(Set.init) ?? boosted
+                let marked = record.scoredBoostedWords(global: boosted, normalizer: normalizer) ?? []
                 out += referenceWords.map { "<span class=\"w\(marked.contains($0) ? " b" : "")\">\(e($0))</span>" }
                     .joined(separator: " ")
                 out += "</span></div>"

@@ -170,14 +170,7 @@ public enum CustomizationMetrics {
         -> BoostedWordErrorRates
     {
         var tally = BoostedTally()
-        for alignment in alignments {
-            for pair in alignment.pairs {
-                tally.add(
-                    pair.operation,
-                    referenceBoosted: pair.reference.map(boostedWords.contains) ?? false,
-                    hypothesisBoosted: pair.hypothesis.map(boostedWords.contains) ?? false)
-            }
-        }
+        for alignment in alignments { tally.add(alignment.pairs, isBoosted: boostedWords.contains) }
         return tally.rates
     }
 
@@ -221,6 +214,16 @@ struct BoostedTally {
             }
         case .insertion:
             if hypothesisBoosted { boostedErrors += 1 } else { unboostedErrors += 1 }
+        }
+    }
+
+    /// Adds every pair of one alignment, a word being boosted when `isBoosted` says so.
+    @inline(__always)
+    mutating func add(_ pairs: [AlignedPair], isBoosted: (String) -> Bool) {
+        for pair in pairs {
+            add(
+                pair.operation, referenceBoosted: pair.reference.map(isBoosted) ?? false,
+                hypothesisBoosted: pair.hypothesis.map(isBoosted) ?? false)
         }
     }
 

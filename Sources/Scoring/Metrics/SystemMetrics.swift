@@ -51,11 +51,7 @@ extension ScoredUtterance {
     func boostedRates(_ words: WordSet?) -> BoostedWordErrorRates? {
         guard let words else { return nil }
         var tally = BoostedTally()
-        for pair in alignment {
-            tally.add(
-                pair.operation, referenceBoosted: pair.reference.map(words.contains) ?? false,
-                hypothesisBoosted: pair.hypothesis.map(words.contains) ?? false)
-        }
+        tally.add(alignment, isBoosted: words.contains)
         return tally.rates
     }
 }

@@ -1,0 +1,354 @@
+import Foundation
+
+/// Whisper's `EnglishTextNormalizer` (openai-whisper 20250625, `whisper/normalizers/english.py`), rule for rule: the
+/// normalizer the Open ASR Leaderboard, OpenBench and most published Whisper-family evaluations score with, faults
+/// included, so that a WER scored here is the WER they would print.
+///
+/// The rules are written here from its documented behaviour, working on Unicode scalars as CPython works on code
+/// points (``PythonCharacters``), and WhisperNormalizerTests checks the output against the reference, string for
+/// string. In order:
+/// 1. Lower-case; delete `<…>`, `[…]` and `(…)` spans and the fillers `hmm mm mhm mmm uh um`.
+/// 2. Expand contractions and titles (`won't` → `will not`, `dr` → `doctor`, `'s been` → `has been`, then any
+///    `n't 're 's 'd 'll 't 've 'm`), so every `'s` becomes `is`, possessives included (`queen's` → `queen is`).
+/// 3. Delete commas between digits, and periods not followed by a digit.
+/// 4. Decompose (NFKD), drop accents, and turn every other mark, symbol and punctuation into a space, keeping
+///    `. % $ ¢ € £`: `o'brien` becomes `o brien`.
+/// 5. Numbers (``WhisperNumbers``): spelled numbers become digits (`o` and `oh` are zero, so `o brien` → `0 brien`),
+///    currencies and percent attach to their number.
+/// 6. British spellings become American (Whisper's table, ``spellingTableJSON``).
+/// 7. Drop `. $ ¢ € £` not followed by a digit and `%` not after one; collapse whitespace to one space (a leading
+///    or trailing space survives, as in the reference).
+public struct WhisperNormalizer: Sendable {
+    /// The release whose rules these are; results record it.
+    public static let version = "openai-whisper 20250625"
+
+    public init() {}
+
+    /// The reference's output for `text`, exactly.
+    public func callAsFunction(_ text: String) -> String {
+        String(String.UnicodeScalarView(normalize(Array(text.unicodeScalars))))
+    }
+
+    /// The words of `text` under these rules.
+    public func words(_ text: String) -> [String] {
+        PythonCharacters.split(normalize(Array(text.unicodeScalars))).map {
+            String(String.UnicodeScalarView($0))
+        }
+    }
+
+    typealias Scalars = [Unicode.Scalar]
+
+    func normalize(_ input: Scalars) -> Scalars {
+        var s = PythonCharacters.lowercased(input)
+        s = Self.removingBracketed(s)
+        s = Self.removingParenthesized(s)
+        s = Self.removingFillers(s)
+        s = Self.joiningApostrophes(s)
+        for replacer in Self.replacers { s = replacer.apply(to: s) }
+        s = Self.removingDigitCommas(s)
+        s = Self.removingPeriods(s)
+        s = Self.removingSymbolsAndDiacritics(s)
+        s = WhisperNumbers.normalize(s)
+        s = Self.americanSpelling(s)
+        s = Self.removingLoneCurrency(s)
+        s = Self.removingLonePercent(s)
+        return Self.collapsingSpaces(s)
+    }
+
+    /// `[<\[][^>\]]*[>\]]` → nothing: from `<` or `[` to the first `>` or `]`.
+    static func removingBracketed(_ s: Scalars) -> Scalars {
+        guard let first = s.firstIndex(where: { $0 == "<" || $0 == "[" }) else { return s }
+        var out = Scalars(s[..<first])
+        var index = first
+        while index < s.count {
+            if s[index] == "<" || s[index] == "[" {
+                guard let close = s[(index + 1)...].firstIndex(where: { $0 == ">" || $0 == "]" }) else {
+                    out.append(contentsOf: s[index...])
+                    break
+                }
+                index = close + 1
+            } else {
+                out.append(s[index])
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// `\(([^)]+?)\)` → nothing: from `(` to the first `)`, with at least one character between.
+    static func removingParenthesized(_ s: Scalars) -> Scalars {
+        guard s.contains("(") else { return s }
+        var out = Scalars()
+        out.reserveCapacity(s.count)
+        var index = 0
+        while index < s.count {
+            if s[index] == "(", index + 1 < s.count, s[index + 1] != ")",
+                let close = s[(index + 2)...].firstIndex(of: ")")
+            {
+                index = close + 1
+            } else {
+                out.append(s[index])
+                index += 1
+            }
+        }
+        return out
+    }
+
+    static let fillers: Set<String> = ["hmm", "mm", "mhm", "mmm", "uh", "um"]
+
+    /// `\b(hmm|mm|mhm|mmm|uh|um)\b` → nothing: a run of word characters that is one of the fillers.
+    static func removingFillers(_ s: Scalars) -> Scalars {
+        var out = Scalars()
+        out.reserveCapacity(s.count)
+        var index = 0
+        var changed = false
+        while index < s.count {
+            guard PythonCharacters.isWord(s[index]) else {
+                out.append(s[index])
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < s.count, PythonCharacters.isWord(s[end]) { end += 1 }
+            let run = s[index..<end]
+            if run.count <= 3, fillers.contains(String(String.UnicodeScalarView(run))) {
+                changed = true
+            } else {
+                out.append(contentsOf: run)
+            }
+            index = end
+        }
+        return changed ? out : s
+    }
+
+    /// `\s+'` → `'`.
+    static func joiningApostrophes(_ s: Scalars) -> Scalars {
+        guard s.contains("'") else { return s }
+        var out = Scalars()
+        out.reserveCapacity(s.count)
+        var index = 0
+        while index < s.count {
+            guard PythonCharacters.isSpace(s[index]) else {
+                out.append(s[index])
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < s.count, PythonCharacters.isSpace(s[end]) { end += 1 }
+            if end == s.count || s[end] != "'" { out.append(contentsOf: s[index..<end]) }
+            index = end
+        }
+        return out
+    }
+
+    /// One of the reference's `replacers`: a literal, `\b` before it or not, always `\b` after it.
+    struct Replacer: Sendable {
+        let pattern: Scalars
+        let wholeWordStart: Bool
+        let replacement: Scalars
+
+        init(_ pattern: String, _ replacement: String) {
+            wholeWordStart = pattern.hasPrefix("\\b")
+            self.pattern = Array((wholeWordStart ? String(pattern.dropFirst(2)) : pattern).unicodeScalars)
+            self.replacement = Array(replacement.unicodeScalars)
+        }
+
+        func matches(_ s: Scalars, at index: Int) -> Bool {
+            guard s[index] == pattern[0], index + pattern.count <= s.count else { return false }
+            for offset in 1..<pattern.count where s[index + offset] != pattern[offset] { return false }
+            if wholeWordStart && !PythonCharacters.isBoundary(s, at: index) { return false }
+            return PythonCharacters.isBoundary(s, at: index + pattern.count)
+        }
+
+        func apply(to s: Scalars) -> Scalars {
+            guard let first = s.indices.first(where: { matches(s, at: $0) }) else { return s }
+            var out = Scalars(s[..<first])
+            out.reserveCapacity(s.count + 8)
+            var index = first
+            while index < s.count {
+                if matches(s, at: index) {
+                    out.append(contentsOf: replacement)
+                    index += pattern.count
+                } else {
+                    out.append(s[index])
+                    index += 1
+                }
+            }
+            return out
+        }
+    }
+
+    /// The reference's `replacers`, in its order.
+    static let replacers: [Replacer] = [
+        // Common contractions.
+        Replacer("\\bwon't", "will not"), Replacer("\\bcan't", "can not"), Replacer("\\blet's", "let us"),
+        Replacer("\\bain't", "aint"), Replacer("\\by'all", "you all"), Replacer("\\bwanna", "want to"),
+        Replacer("\\bgotta", "got to"), Replacer("\\bgonna", "going to"), Replacer("\\bi'ma", "i am going to"),
+        Replacer("\\bimma", "i am going to"), Replacer("\\bwoulda", "would have"),
+        Replacer("\\bcoulda", "could have"), Replacer("\\bshoulda", "should have"), Replacer("\\bma'am", "madam"),
+        // Titles and abbreviations; each keeps the space after it.
+        Replacer("\\bmr", "mister "), Replacer("\\bmrs", "missus "), Replacer("\\bst", "saint "),
+        Replacer("\\bdr", "doctor "), Replacer("\\bprof", "professor "), Replacer("\\bcapt", "captain "),
+        Replacer("\\bgov", "governor "), Replacer("\\bald", "alderman "), Replacer("\\bgen", "general "),
+        Replacer("\\bsen", "senator "), Replacer("\\brep", "representative "), Replacer("\\bpres", "president "),
+        Replacer("\\brev", "reverend "), Replacer("\\bhon", "honorable "), Replacer("\\basst", "assistant "),
+        Replacer("\\bassoc", "associate "), Replacer("\\blt", "lieutenant "), Replacer("\\bcol", "colonel "),
+        Replacer("\\bjr", "junior "), Replacer("\\bsr", "senior "), Replacer("\\besq", "esquire "),
+        // Perfect tenses.
+        Replacer("'d been", " had been"), Replacer("'s been", " has been"), Replacer("'d gone", " had gone"),
+        Replacer("'s gone", " has gone"), Replacer("'d done", " had done"), Replacer("'s got", " has got"),
+        // General contractions.
+        Replacer("n't", " not"), Replacer("'re", " are"), Replacer("'s", " is"), Replacer("'d", " would"),
+        Replacer("'ll", " will"), Replacer("'t", " not"), Replacer("'ve", " have"), Replacer("'m", " am"),
+    ]
+
+    /// `(\d),(\d)` → `\1\2`, matches not overlapping: `1,2,3` becomes `12,3`.
+    static func removingDigitCommas(_ s: Scalars) -> Scalars {
+        guard s.contains(",") else { return s }
+        var out = Scalars()
+        out.reserveCapacity(s.count)
+        var index = 0
+        while index < s.count {
+            if index + 2 < s.count, s[index + 1] == ",", PythonCharacters.isDecimal(s[index]),
+                PythonCharacters.isDecimal(s[index + 2])
+            {
+                out.append(s[index])
+                out.append(s[index + 2])
+                index += 3
+            } else {
+                out.append(s[index])
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// `\.([^0-9]|$)` → ` \1`: a period not before an ASCII digit becomes a space, taking the next character
+    /// with it, so of `..` only the first goes.
+    static func removingPeriods(_ s: Scalars) -> Scalars {
+        guard s.contains(".") else { return s }
+        var out = Scalars()
+        out.reserveCapacity(s.count)
+        var index = 0
+        while index < s.count {
+            if s[index] == ".", index + 1 == s.count || !PythonCharacters.isASCIIDigit(s[index + 1]) {
+                out.append(" ")
+                if index + 1 < s.count { out.append(s[index + 1]) }
+                index += 2
+            } else {
+                out.append(s[index])
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// Letters NFKD does not take apart, and what the reference writes for them.
+    static let additionalDiacritics: [Unicode.Scalar: String] = [
+        "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "ß": "ss", "ẞ": "SS", "đ": "d", "Đ": "D",
+        "ð": "d", "Ð": "D", "þ": "th", "Þ": "th", "ł": "l", "Ł": "L",
+    ]
+
+    static let keptSymbols: Set<Unicode.Scalar> = [".", "%", "$", "¢", "€", "£"]
+
+    /// `remove_symbols_and_diacritics(s, keep=".%$¢€£")`: NFKD, then nonspacing marks dropped, the letters above
+    /// spelt out, and any other mark, symbol or punctuation a space.
+    static func removingSymbolsAndDiacritics(_ s: Scalars) -> Scalars {
+        let decomposed = PythonCharacters.compatibilityDecomposed(s)
+        var out = Scalars()
+        out.reserveCapacity(decomposed.count)
+        for scalar in decomposed {
+            if keptSymbols.contains(scalar) {
+                out.append(scalar)
+            } else if let spelt = additionalDiacritics[scalar] {
+                out.append(contentsOf: spelt.unicodeScalars)
+            } else {
+                switch PythonCharacters.category(scalar) {
+                case .nonspacingMark: break
+                case .mark, .symbol, .punctuation: out.append(" ")
+                case .other: out.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    /// The spelling table, parsed once.
+    static let spellings: [String: String] = {
+        guard let table = try? JSONDecoder().decode([String: String].self, from: Data(spellingTableJSON.utf8)) else {
+            preconditionFailure("Whisper's spelling table does not parse")
+        }
+        return table
+    }()
+
+    /// `" ".join(mapping.get(word, word) for word in s.split())`.
+    static func americanSpelling(_ s: Scalars) -> Scalars {
+        var out = Scalars()
+        out.reserveCapacity(s.count)
+        for (number, word) in PythonCharacters.split(s).enumerated() {
+            if number > 0 { out.append(" ") }
+            if (3...20).contains(word.count), let american = spellings[String(String.UnicodeScalarView(word))] {
+                out.append(contentsOf: american.unicodeScalars)
+            } else {
+                out.append(contentsOf: word)
+            }
+        }
+        return out
+    }
+
+    static let currencyAndPeriod: Set<Unicode.Scalar> = [".", "$", "¢", "€", "£"]
+
+    /// `[.$¢€£]([^0-9])` → ` \1`, matches not overlapping.
+    static func removingLoneCurrency(_ s: Scalars) -> Scalars {
+        var out = Scalars()
+        out.reserveCapacity(s.count)
+        var index = 0
+        while index < s.count {
+            if index + 1 < s.count, currencyAndPeriod.contains(s[index]), !PythonCharacters.isASCIIDigit(s[index + 1]) {
+                out.append(" ")
+                out.append(s[index + 1])
+                index += 2
+            } else {
+                out.append(s[index])
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// `([^0-9])%` → `\1 `, matches not overlapping.
+    static func removingLonePercent(_ s: Scalars) -> Scalars {
+        guard s.contains("%") else { return s }
+        var out = Scalars()
+        out.reserveCapacity(s.count)
+        var index = 0
+        while index < s.count {
+            if index + 1 < s.count, s[index + 1] == "%", !PythonCharacters.isASCIIDigit(s[index]) {
+                out.append(s[index])
+                out.append(" ")
+                index += 2
+            } else {
+                out.append(s[index])
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// `\s+` → one space.
+    static func collapsingSpaces(_ s: Scalars) -> Scalars {
+        var out = Scalars()
+        out.reserveCapacity(s.count)
+        var inSpace = false
+        for scalar in s {
+            if PythonCharacters.isSpace(scalar) {
+                if !inSpace { out.append(" ") }
+                inSpace = true
+            } else {
+                out.append(scalar)
+                inSpace = false
+            }
+        }
+        return out
+    }
+}

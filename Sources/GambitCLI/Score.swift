@@ -32,8 +32,13 @@ struct Score: ParsableCommand {
     @Option(help: "Alignment: sclite (costs 0/3/3/4, matches NIST sclite) or minimal (unit-cost edit distance).")
     var mode: String = "sclite"
 
-    @Option(help: "Normalization: standard, english (Whisper-style) or verbatim.")
-    var normalize: String = "standard"
+    @Option(
+        help: """
+            Normalization: standard (Gambit's), english (Gambit's with English rules: contractions, spelled \
+            numbers, US spelling, fillers), whisper (Whisper's EnglishTextNormalizer exactly, as the Open ASR \
+            Leaderboard scores) or verbatim. The default is standard, or with --suite the suite's normalize:.
+            """)
+    var normalize: String?
 
     @Option(
         help: """
@@ -100,17 +105,17 @@ struct Score: ParsableCommand {
         let list = { (text: String?) in
             text?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
         }
-        var normalizer: Normalizer
-        switch normalize {
-        case "standard": normalizer = .standard
-        case "english": normalizer = .standardEnglish
-        case "verbatim": normalizer = .verbatim
-        default: throw ValidationError("--normalize must be standard, english or verbatim")
-        }
         if termForms != nil && suite != nil {
             throw ValidationError("--term-forms and --suite both give term forms: give one")
         }
         let suiteFile = try suite.map { try Suite.load(URL(fileURLWithPath: $0)) }
+        var normalizer = suiteFile?.normalization ?? .standard
+        if let normalize {
+            guard let named = Normalizer.named.first(where: { $0.name == normalize })?.normalizer else {
+                throw ValidationError("--normalize must be standard, english, whisper or verbatim")
+            }
+            normalizer = named
+        }
         if let termForms {
             normalizer = normalizer.withTermForms(try Suite.loadTermForms(URL(fileURLWithPath: termForms)))
         } else if let suiteFile {

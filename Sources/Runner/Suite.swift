@@ -135,9 +135,13 @@ public struct Suite: Sendable, Equatable {
         if let missing = missingPrograms.first { throw missing }
     }
 
-    /// The normalizer every figure of a run of this suite is scored under: the standard one, with the suite's
+    /// `normalize:`, the rules every figure is scored under before term forms: `standard` (the default),
+    /// `english` or `whisper` (Whisper's `EnglishTextNormalizer`, as the leaderboards score).
+    public var normalization: Normalizer = .standard
+
+    /// The normalizer every figure of a run of this suite is scored under: ``normalization``, with the suite's
     /// term forms.
-    public var normalizer: Normalizer { Normalizer.standard.withTermForms(termForms) }
+    public var normalizer: Normalizer { normalization.withTermForms(termForms) }
 
     /// The folder holding the suite file: manifests may name audio inside it, and reports show paths
     /// relative to it.
@@ -284,6 +288,7 @@ public struct Suite: Sendable, Equatable {
         "decoder": .mapping(Dictionary(uniqueKeysWithValues: DecoderSettings.settings.map { ($0.name, .value) })),
         "cache": .value,
         "termForms": .namedEntries(.value),
+        "normalize": .value,
         "gate": .value,
     ])
 

@@ -114,6 +114,7 @@ struct SuiteFile: Decodable {
     var decoder: Lined<OrderedEntries>?
     var cache: Lined<String>?
     var termForms: Lined<OrderedEntries>?
+    var normalize: Lined<String>?
 
     struct CorpusFields: Decodable {
         var name: Lined<String>?

@@ -58,7 +58,13 @@ struct SuiteReader {
             streaming: streaming, contentHash: contentHash)
         suite.cacheInOutput = cacheInOutput
         suite.missingPrograms = missingPrograms
-        suite.termForms = try termForms(file.termForms)
+        if let name = try string(file.normalize, "normalize", in: rootLine, required: false) {
+            guard let named = Normalizer.named.first(where: { $0.name == name && $0.name != "verbatim" }) else {
+                throw fail(file.normalize?.line, "normalize must be standard, english or whisper, not '\(name)'")
+            }
+            suite.normalization = named.normalizer
+        }
+        suite.termForms = try termForms(file.termForms, normalizer: suite.normalization)
         suite.decoder = decoder
         for index in suite.variants.indices {
             if let weight = decoder.languageWeight { suite.variants[index].requestedOptions.languageWeight = weight }
@@ -364,7 +370,7 @@ struct SuiteReader {
     }
 
     /// `termForms:`: each form a text that normalizes to a word or more, each term one too.
-    func termForms(_ field: Lined<OrderedEntries>?) throws -> [String: String] {
+    func termForms(_ field: Lined<OrderedEntries>?, normalizer: Normalizer = .standard) throws -> [String: String] {
         guard let field else { return [:] }
         guard let entries = field.value else {
             throw fail(
@@ -377,13 +383,13 @@ struct SuiteReader {
             guard let text = term.value else {
                 throw fail(term.line, "the term of form '\(form)' is one text" + given(term.written))
             }
-            for (side, words) in [("form", form), ("term", text)] where Normalizer.standard.normalize(words).isEmpty {
+            for (side, words) in [("form", form), ("term", text)] where normalizer.normalize(words).isEmpty {
                 throw fail(term.line, "term form '\(form)': its \(side) '\(words)' has no word once normalized")
             }
             forms[form] = text
             declared.append((form, text, term.line))
         }
-        if let chain = TermForms.chain(in: declared.map { ($0.form, $0.term) }) {
+        if let chain = TermForms.chain(in: declared.map { ($0.form, $0.term) }, normalizer: normalizer) {
             let steps = chain.map { declared[$0] }
             let isCycle = chain.count > 1 && chain.first == chain.last
             let spelt = ([steps[0].form] + (isCycle ? steps.dropLast() : steps[...]).map(\.term)).map { "'\($0)'" }

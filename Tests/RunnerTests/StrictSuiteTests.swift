@@ -153,6 +153,23 @@ struct StrictSuiteTests {
         #expect("\(list)".contains(":3:"), "\(list)")
     }
 
+    @Test(
+        "normalize: names the rules a run is scored under; term forms are read under them; an unknown name is refused")
+    func normalize() throws {
+        let corpus = "corpora:\n  - {name: c, manifest: m.jsonl, role: domain, split: test}\n"
+        let whisper = try Suite.load(
+            try suite(corpus + "normalize: whisper\ntermForms:\n  \"E5\": e five\n"))
+        #expect(whisper.normalization == .whisper)
+        #expect(whisper.normalizer.whisper == "openai-whisper 20250625")
+        // Under Whisper's rules the form `E5` is the words `e 5`, and the term `e five` is the same words.
+        #expect(whisper.normalizer.normalize("Play E5, Dr. Smith") == ["play", "e", "5", "doctor", "smith"])
+        #expect(try Suite.load(try suite(corpus + "normalize: english\n")).normalizer == .standardEnglish)
+        let unknown = try #require(throws: RunnerError.self) {
+            try Suite.load(try suite(corpus + "normalize: jiwer\n"))
+        }
+        #expect("\(unknown)".contains(":3:") && "\(unknown)".contains("standard, english or whisper"), "\(unknown)")
+    }
+
     @Test("The shipped suites load: every key they use is known")
     func shippedSuites() throws {
         for name in ["suite", "mixes", "phrases", "tune-merged", "weighted"] {

@@ -128,7 +128,7 @@ final class CorpusLoader {
     /// Normalizes the words of one utterance's text into interned ids.
     func tokenize(_ text: UnsafeBufferPointer<UInt8>, into tokens: inout [Int32]) {
         guard let base = text.baseAddress, text.count > 0 else { return }
-        if normalizer.english != nil || normalizer.termForms != nil {
+        if normalizer.normalizesWholeText {
             // English rules and term forms ("nimzo indian") look across words, and a form may be made of plain
             // bytes ("albin's"), so take the whole line through the String pipeline.
             for word in normalizer.normalize(String(decoding: text, as: UTF8.self)) {

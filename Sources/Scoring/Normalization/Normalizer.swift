@@ -18,6 +18,11 @@ import Foundation
 /// 8. ``termForms``: a term's declared surface forms (`albin's`, `nimzoindian`) become the term (`albin`,
 ///    `nimzo indian`), longest form first, so they count as the term in every rate.
 ///
+/// ``whisper`` (``Normalizer/whisper``, `--normalize whisper`, `normalize: whisper`) replaces stages 1–7 with
+/// Whisper's own `EnglishTextNormalizer` (``WhisperNormalizer``), run over the whole text: the field's normalizer,
+/// under which a WER is comparable with the Open ASR Leaderboard's and most published Whisper-family figures. Term
+/// forms still apply after it.
+///
 /// ``rulesVersion`` numbers the stages' rules; results record it with the options, so that two runs scored
 /// under different rules are not compared silently.
 ///
@@ -55,9 +60,13 @@ public struct Normalizer: Sendable, Codable, Hashable {
     public var english: EnglishNormalization?
     /// Declared surface forms of terms, each replaced by its term; `nil` for none (see ``withTermForms(_:)``).
     public private(set) var termForms: TermForms?
+    /// The release of Whisper's `EnglishTextNormalizer` whose rules replace every other stage
+    /// (``WhisperNormalizer/version``), or `nil` for Gambit's own stages. Results record it, so the gate notes a
+    /// run scored under other rules.
+    public private(set) var whisper: String?
 
     /// The version of the stages' rules: raised whenever a stage would give other words for the same text and
-    /// options. 2: term forms.
+    /// options. 2: term forms. (Whisper's rules are versioned by their release, ``whisper``.)
     public static let rulesVersion = 2
 
     /// Creates a normalizer.
@@ -90,6 +99,22 @@ public struct Normalizer: Sendable, Codable, Hashable {
     /// The default pipeline plus every English rule.
     public static let standardEnglish = Normalizer(english: EnglishNormalization())
 
+    /// Whisper's `EnglishTextNormalizer` (openai-whisper 20250625), exactly, faults included
+    /// (docs/normalization.md lists them).
+    public static let whisper: Normalizer = {
+        var normalizer = Normalizer.standard
+        normalizer.whisper = WhisperNormalizer.version
+        return normalizer
+    }()
+
+    /// The normalizers a suite's `normalize:` and `gambit score --normalize` name.
+    public static let named: [(name: String, normalizer: Normalizer)] = [
+        ("standard", .standard), ("english", .standardEnglish), ("whisper", .whisper), ("verbatim", .verbatim),
+    ]
+
+    /// Whether a transcript is normalized whole rather than token by token: its rules span words.
+    public var normalizesWholeText: Bool { english != nil || termForms != nil || whisper != nil }
+
     /// No normalization beyond Unicode NFC: tokens are split on whitespace and compared as written, as sclite does.
     public static let verbatim = Normalizer(
         lowercase: false,
@@ -103,6 +128,10 @@ public struct Normalizer: Sendable, Codable, Hashable {
     /// A one-line description of the pipeline for reports, e.g.
     /// `lowercase, strip punctuation, drop <s> </s> <sil> [noise], strip (N) alternates, split hyphens`.
     public var summary: String {
+        if let whisper {
+            let forms = termForms.map { ", \($0.declared.count) term form" + ($0.declared.count == 1 ? "" : "s") }
+            return "whisper (\(whisper))" + (forms ?? "")
+        }
         var parts: [String] = []
         if lowercase { parts.append("lowercase") }
         if stripPunctuation { parts.append("strip punctuation") }
@@ -125,14 +154,36 @@ public struct Normalizer: Sendable, Codable, Hashable {
     /// - Returns: The normalized words in order.
     public func normalize(_ text: String) -> [String] {
         var words: [String] = []
-        for raw in text.split(whereSeparator: { $0.isWhitespace }) {
-            normalizeToken(Substring(raw), into: &words)
-        }
-        if let english {
-            words = english.apply(to: words)
+        if whisper != nil {
+            words = Self.whisperWords(text)
+        } else {
+            for raw in text.split(whereSeparator: { $0.isWhitespace }) {
+                normalizeToken(Substring(raw), into: &words)
+            }
+            if let english {
+                words = english.apply(to: words)
+            }
         }
         if let termForms { words = termForms.apply(to: words) }
         return words
+    }
+
+    /// Whisper's words for `text`; a privacy mask stays whole between the stretches normalized around it.
+    static func whisperWords(_ text: String) -> [String] {
+        let rules = WhisperNormalizer()
+        guard text.contains(privacyMaskOpening) else { return rules.words(text) }
+        var words: [String] = []
+        var stretch: [Substring] = []
+        for token in text.split(whereSeparator: { $0.isWhitespace }) {
+            guard isPrivacyMask(token) else {
+                stretch.append(token)
+                continue
+            }
+            words += rules.words(stretch.joined(separator: " "))
+            stretch = []
+            words.append(String(token))
+        }
+        return words + rules.words(stretch.joined(separator: " "))
     }
 
     /// This normalizer, with `forms` (surface form → term, as written) replacing what it had: each side is
@@ -340,6 +391,7 @@ public struct TermForms: Sendable, Hashable {
 extension Normalizer {
     private enum CodingKeys: String, CodingKey {
         case lowercase, stripPunctuation, dropRecognizerTokens, stripAlternateMarkers, hyphens, english, termForms
+        case whisper
     }
 
     public init(from decoder: any Decoder) throws {
@@ -351,12 +403,14 @@ extension Normalizer {
             stripAlternateMarkers: try c.decode(Bool.self, forKey: .stripAlternateMarkers),
             hyphens: try c.decode(HyphenHandling.self, forKey: .hyphens),
             english: try c.decodeIfPresent(EnglishNormalization.self, forKey: .english))
+        whisper = try c.decodeIfPresent(String.self, forKey: .whisper)
         if let forms = try c.decodeIfPresent([String: String].self, forKey: .termForms) {
             self = withTermForms(forms)
         }
     }
 
-    /// The options, and the term forms as declared (left out when there are none).
+    /// The options, the term forms as declared (left out when there are none) and Whisper's release when its rules
+    /// are the ones (left out when they are not).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(lowercase, forKey: .lowercase)
@@ -366,5 +420,6 @@ extension Normalizer {
         try c.encode(hyphens, forKey: .hyphens)
         try c.encodeIfPresent(english, forKey: .english)
         try c.encodeIfPresent(termForms?.declared, forKey: .termForms)
+        try c.encodeIfPresent(whisper, forKey: .whisper)
     }
 }

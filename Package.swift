@@ -142,6 +142,8 @@ let package = Package(
             path: "Benchmarks/GambitBenchmarks"),
         .executableTarget(
             name: "ScoringBenchmark", dependencies: ["Formats", "Scoring"], path: "Benchmarks/ScoringBenchmark"),
+        .executableTarget(
+            name: "NormalizerBenchmark", dependencies: ["Scoring"], path: "Benchmarks/NormalizerBenchmark"),
 
         // Fuzzing (scripts/fuzz.sh): every parser of a user's file, driven as the command line drives it.
         .target(

@@ -171,7 +171,7 @@ public struct Normalizer: Sendable, Codable, Hashable {
     /// Whisper's words for `text`; a privacy mask stays whole between the stretches normalized around it.
     static func whisperWords(_ text: String) -> [String] {
         let rules = WhisperNormalizer()
-        guard text.contains(privacyMaskOpening) else { return rules.words(text) }
+        guard text.unicodeScalars.contains("\u{2039}") else { return rules.words(text) }
         var words: [String] = []
         var stretch: [Substring] = []
         for token in text.split(whereSeparator: { $0.isWhitespace }) {

@@ -141,6 +141,18 @@ enum PythonCharacters {
         return out
     }
 
+    /// A word of at most eight ASCII scalars packed into one integer, to look it up without making a `String`;
+    /// nil for a longer word or one with any other scalar.
+    static func asciiKey<C: Collection>(_ word: C) -> UInt64? where C.Element == Unicode.Scalar {
+        guard word.count <= 8 else { return nil }
+        var key: UInt64 = 0
+        for scalar in word {
+            guard scalar.value < 0x80 else { return nil }
+            key = key << 8 | UInt64(scalar.value)
+        }
+        return key
+    }
+
     /// `str.split()`: the runs between whitespace.
     static func split(_ text: Scalars) -> [ArraySlice<Unicode.Scalar>] {
         var words: [ArraySlice<Unicode.Scalar>] = []

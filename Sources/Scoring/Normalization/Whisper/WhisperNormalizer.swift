@@ -44,7 +44,7 @@ public struct WhisperNormalizer: Sendable {
         s = Self.removingParenthesized(s)
         s = Self.removingFillers(s)
         s = Self.joiningApostrophes(s)
-        for replacer in Self.replacers { s = replacer.apply(to: s) }
+        s = Self.replacingContractionsAndTitles(s)
         s = Self.removingDigitCommas(s)
         s = Self.removingPeriods(s)
         s = Self.removingSymbolsAndDiacritics(s)
@@ -94,7 +94,8 @@ public struct WhisperNormalizer: Sendable {
         return out
     }
 
-    static let fillers: Set<String> = ["hmm", "mm", "mhm", "mmm", "uh", "um"]
+    static let fillers = Set(
+        ["hmm", "mm", "mhm", "mmm", "uh", "um"].map { PythonCharacters.asciiKey(Array($0.unicodeScalars))! })
 
     /// `\b(hmm|mm|mhm|mmm|uh|um)\b` → nothing: a run of word characters that is one of the fillers.
     static func removingFillers(_ s: Scalars) -> Scalars {
@@ -111,7 +112,7 @@ public struct WhisperNormalizer: Sendable {
             var end = index + 1
             while end < s.count, PythonCharacters.isWord(s[end]) { end += 1 }
             let run = s[index..<end]
-            if run.count <= 3, fillers.contains(String(String.UnicodeScalarView(run))) {
+            if run.count <= 3, let key = PythonCharacters.asciiKey(run), fillers.contains(key) {
                 changed = true
             } else {
                 out.append(contentsOf: run)
@@ -178,14 +179,17 @@ public struct WhisperNormalizer: Sendable {
         }
     }
 
-    /// The reference's `replacers`, in its order.
+    /// The reference's `replacers`: those with an apostrophe before the first whole word moved ahead of the seven
+    /// whole words they follow there (`i'ma` before `wanna`), which changes nothing, since none of them writes a
+    /// word that another replaces.
     static let replacers: [Replacer] = [
         // Common contractions.
         Replacer("\\bwon't", "will not"), Replacer("\\bcan't", "can not"), Replacer("\\blet's", "let us"),
-        Replacer("\\bain't", "aint"), Replacer("\\by'all", "you all"), Replacer("\\bwanna", "want to"),
-        Replacer("\\bgotta", "got to"), Replacer("\\bgonna", "going to"), Replacer("\\bi'ma", "i am going to"),
+        Replacer("\\bain't", "aint"), Replacer("\\by'all", "you all"), Replacer("\\bi'ma", "i am going to"),
+        Replacer("\\bma'am", "madam"),
+        Replacer("\\bwanna", "want to"), Replacer("\\bgotta", "got to"), Replacer("\\bgonna", "going to"),
         Replacer("\\bimma", "i am going to"), Replacer("\\bwoulda", "would have"),
-        Replacer("\\bcoulda", "could have"), Replacer("\\bshoulda", "should have"), Replacer("\\bma'am", "madam"),
+        Replacer("\\bcoulda", "could have"), Replacer("\\bshoulda", "should have"),
         // Titles and abbreviations; each keeps the space after it.
         Replacer("\\bmr", "mister "), Replacer("\\bmrs", "missus "), Replacer("\\bst", "saint "),
         Replacer("\\bdr", "doctor "), Replacer("\\bprof", "professor "), Replacer("\\bcapt", "captain "),
@@ -201,6 +205,51 @@ public struct WhisperNormalizer: Sendable {
         Replacer("n't", " not"), Replacer("'re", " are"), Replacer("'s", " is"), Replacer("'d", " would"),
         Replacer("'ll", " will"), Replacer("'t", " not"), Replacer("'ve", " have"), Replacer("'m", " am"),
     ]
+
+    /// The reference's `replacers`, applied in its order, with the same result done in fewer passes: those with an
+    /// apostrophe only where the text has one (no replacement writes one), and the 28 that are one whole word
+    /// (`wanna`, `dr`) in a single pass over the text's words, since no replacement writes a word that another
+    /// of them, or one with an apostrophe, would replace.
+    static func replacingContractionsAndTitles(_ s: Scalars) -> Scalars {
+        let apostrophe = s.contains("'")
+        var s = s
+        if apostrophe { for replacer in replacers[..<wholeWords.lowerBound] { s = replacer.apply(to: s) } }
+        s = replacingWholeWords(s)
+        if apostrophe { for replacer in replacers[wholeWords.upperBound...] { s = replacer.apply(to: s) } }
+        return s
+    }
+
+    /// Where the whole-word replacers sit in ``replacers``.
+    static let wholeWords = 7..<35
+
+    /// The whole-word replacers, by their word.
+    static let wholeWordReplacements: [UInt64: Scalars] = Dictionary(
+        uniqueKeysWithValues: replacers[wholeWords].map { (PythonCharacters.asciiKey($0.pattern)!, $0.replacement) })
+
+    /// Every whole-word replacer at once: a run of word characters that is one of their words.
+    static func replacingWholeWords(_ s: Scalars) -> Scalars {
+        var out = Scalars()
+        out.reserveCapacity(s.count + 16)
+        var index = 0
+        var changed = false
+        while index < s.count {
+            guard PythonCharacters.isWord(s[index]) else {
+                out.append(s[index])
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < s.count, PythonCharacters.isWord(s[end]) { end += 1 }
+            if let key = PythonCharacters.asciiKey(s[index..<end]), let replacement = wholeWordReplacements[key] {
+                out.append(contentsOf: replacement)
+                changed = true
+            } else {
+                out.append(contentsOf: s[index..<end])
+            }
+            index = end
+        }
+        return changed ? out : s
+    }
 
     /// `(\d),(\d)` → `\1\2`, matches not overlapping: `1,2,3` becomes `12,3`.
     static func removingDigitCommas(_ s: Scalars) -> Scalars {

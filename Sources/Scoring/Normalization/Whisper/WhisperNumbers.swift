@@ -80,14 +80,19 @@ enum WhisperNumbers {
 
     /// `^\d+(\.\d+)?$`, with any script's decimal digits.
     static func isArabic(_ word: String) -> Bool {
-        let scalars = Array(word.unicodeScalars)
-        var index = 0
-        while index < scalars.count, PythonCharacters.isDecimal(scalars[index]) { index += 1 }
-        guard index > 0 else { return false }
-        if index == scalars.count { return true }
-        guard scalars[index] == "." else { return false }
-        let fraction = scalars[(index + 1)...]
-        return !fraction.isEmpty && fraction.allSatisfy(PythonCharacters.isDecimal)
+        var digits = 0
+        var period = false
+        var decimals = 0
+        for scalar in word.unicodeScalars {
+            if PythonCharacters.isDecimal(scalar) {
+                if period { decimals += 1 } else { digits += 1 }
+            } else if scalar == ".", digits > 0, !period {
+                period = true
+            } else {
+                return false
+            }
+        }
+        return digits > 0 && (!period || decimals > 0)
     }
 
     /// `Fraction(s)` for the strings a value can be (digits of any script around at most one period), as its

@@ -34,9 +34,9 @@ struct Score: ParsableCommand {
 
     @Option(
         help: """
-            Normalization: standard (Gambit's), english (Gambit's with English rules: contractions, spelled \
-            numbers, US spelling, fillers), whisper (Whisper's EnglishTextNormalizer exactly, as the Open ASR \
-            Leaderboard scores) or verbatim. The default is standard, or with --suite the suite's normalize:.
+            Normalization: standard (Gambit's), english (Whisper's rules with their faults fixed), whisper \
+            (Whisper's EnglishTextNormalizer exactly, as the Open ASR Leaderboard scores) or verbatim. The \
+            default is standard, or with --suite the suite's normalize:.
             """)
     var normalize: String?
 

@@ -48,7 +48,8 @@ struct NormalizerTests {
             Normalizer.standard.summary
                 == "lowercase, strip punctuation, drop <s> </s> <sil> [noise], strip (N) alternates, split hyphens")
         #expect(
-            Normalizer.standardEnglish.summary.hasSuffix("english (contractions, numbers, US spelling, drop fillers)"))
+            Normalizer.standardEnglish.summary.hasSuffix(
+                "english (Whisper's rules, faults fixed: contractions, numbers, US spelling, drop fillers)"))
     }
 
     @Test func englishRules() {
@@ -56,7 +57,7 @@ struct NormalizerTests {
             "Um I won't say we're twenty five, one hundred and five or one two — the colour, uh, of the centre")
         #expect(
             words == [
-                "i", "will", "not", "say", "we", "are", "25", "105", "or", "1", "2", "the", "color", "of", "the",
+                "i", "will", "not", "say", "we", "are", "25", "105", "or", "12", "the", "color", "of", "the",
                 "center",
             ])
     }
@@ -64,9 +65,56 @@ struct NormalizerTests {
     @Test func englishNumbers() {
         let english = EnglishNormalization()
         #expect(english.apply(to: ["two", "thousand", "and", "twenty", "four"]) == ["2024"])
-        #expect(english.apply(to: ["hundred"]) == ["hundred"])
-        #expect(english.apply(to: ["zero", "one"]) == ["0", "1"])
+        #expect(english.apply(to: ["hundred"]) == ["100"])
+        // Successive digits are read as one number, as Whisper reads them: `one oh one` is 101.
+        #expect(english.apply(to: ["zero", "one"]) == ["01"])
+        #expect(english.apply(to: ["room", "four", "oh", "five"]) == ["room", "405"])
         #expect(english.apply(to: ["e", "four"]) == ["e", "4"])
+    }
+
+    /// Gambit's `english` is Whisper's rules with their faults fixed: each pair is the input, then `english`'s
+    /// words and Whisper's (docs/normalization.md has the same table).
+    @Test func englishFixesWhispersFaults() {
+        let cases: [(String, String, String)] = [
+            ("O'Brien's queen's gambit", "o'brien's queen's gambit", "0 brien is queen is gambit"),
+            ("oh my god", "oh my god", "0 my god"),
+            ("twenty five, one hundred and five", "25 105", "25105"),
+            ("1.5 and $1", "1.5 and $1", "one.5 and one"),
+            ("1,2,3", "123", "12 3"),
+            ("the 21 st of May", "the 21st of may", "the 21 saint of may"),
+            ("point hundred", "point 100", "100"),
+            ("0 zero", "00", "0"),
+            ("and a half more", "and a half more", "more"),
+            ("uh-huh", "uh huh", "huh"),
+            ("don’t", "do not", "don t"),
+            ("rock 'n' roll", "rock n roll", "rock n roll"),
+            ("it 's", "it's", "it is"),
+            ("..", "", "."),
+            ("the <s> was(2) [NOISE] ++NOISE++ here", "the was here", "the was noise here"),
+        ]
+        for (input, english, whisper) in cases {
+            #expect(Normalizer.standardEnglish.normalize(input).joined(separator: " ") == english, "\(input)")
+            #expect(Normalizer.whisper.normalize(input).joined(separator: " ") == whisper, "\(input)")
+        }
+        // Where Whisper is not at fault, the two agree.
+        for input in ["it's been $12.50, Dr. Smith", "ten cents at 3:30pm", "twenty first colour", "naïve E5 10mg"] {
+            #expect(Normalizer.standardEnglish.normalize(input) == Normalizer.whisper.normalize(input), "\(input)")
+        }
+    }
+
+    /// Results scored under the English rules before they were Whisper's read back as version 1, which is another
+    /// normalizer than today's, so the gate notes it.
+    @Test func olderEnglishRulesAreAnotherNormalizer() throws {
+        let old =
+            #"{"lowercase":true,"stripPunctuation":true,"dropRecognizerTokens":true,"stripAlternateMarkers":true,"#
+            + #""hyphens":"split","english":{"expandContractions":true,"spelledNumbersToDigits":true,"#
+            + #""americanSpelling":true,"removeFillers":true}}"#
+        let decoded = try JSONDecoder().decode(Normalizer.self, from: Data(old.utf8))
+        #expect(decoded.english?.version == 1 && decoded != .standardEnglish)
+        #expect(decoded.summary.hasSuffix("english (rules 1: contractions, numbers, US spelling, drop fillers)"))
+        let current = try JSONDecoder().decode(
+            Normalizer.self, from: try JSONEncoder().encode(Normalizer.standardEnglish))
+        #expect(current == .standardEnglish && current.english?.version == 2)
     }
 
     @Test func fastPathAgreesWithStringPipeline() {

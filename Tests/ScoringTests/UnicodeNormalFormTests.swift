@@ -73,10 +73,12 @@ struct UnicodeNormalFormTests {
         let report = try Scorer.score(reference: reference, hypothesis: hypothesis, options: options)
         let boosted = try #require(report.boosted)
         #expect(boosted.boostedReferenceWords == 3)
-        #expect(boosted.boostedErrors == 1)  // "Koln" for "Köln" is the only error
+        // "Koln" for "Köln" is the only error, but for the English rules, which drop accents as Whisper does.
+        let foldsAccents = Self.normalizers[index].english != nil
+        #expect(boosted.boostedErrors == (foldsAccents ? 0 : 1))
         let terms = try #require(report.keywords).terms.prefix(2)
         #expect(terms.map(\.said) == [1, 1])
-        #expect(terms.map(\.hits) == [1, 0])
+        #expect(terms.map(\.hits) == (foldsAccents ? [1, 1] : [1, 0]))
     }
 
     @Test("The normalizer's words are NFC whatever form they came in")

@@ -14,7 +14,8 @@ import Foundation
 /// 6. ``stripPunctuation``: delete punctuation and symbols; an apostrophe survives only between two letters or
 ///    digits (`don't` stays, `'quoted'` loses both), and `’` is read as `'`. Punctuation is deleted, not turned
 ///    into a word break, so `u.s.a.` becomes `usa`.
-/// 7. ``english``: optional English rules in the spirit of Whisper's `EnglishTextNormalizer`.
+/// 7. ``english``: optional English rules, Whisper's with their faults fixed (``EnglishNormalization``); they
+///    replace stages 4–6, working on the whole text.
 /// 8. ``termForms``: a term's declared surface forms (`albin's`, `nimzoindian`) become the term (`albin`,
 ///    `nimzo indian`), longest form first, so they count as the term in every rate.
 ///
@@ -66,7 +67,8 @@ public struct Normalizer: Sendable, Codable, Hashable {
     public private(set) var whisper: String?
 
     /// The version of the stages' rules: raised whenever a stage would give other words for the same text and
-    /// options. 2: term forms. (Whisper's rules are versioned by their release, ``whisper``.)
+    /// options. 2: term forms. (The English rules have their own version, ``EnglishNormalization/version``, and
+    /// Whisper's are versioned by their release, ``whisper``.)
     public static let rulesVersion = 2
 
     /// Creates a normalizer.
@@ -156,16 +158,31 @@ public struct Normalizer: Sendable, Codable, Hashable {
         var words: [String] = []
         if whisper != nil {
             words = Self.whisperWords(text)
+        } else if let english {
+            words = englishWords(text, english)
         } else {
             for raw in text.split(whereSeparator: { $0.isWhitespace }) {
                 normalizeToken(Substring(raw), into: &words)
             }
-            if let english {
-                words = english.apply(to: words)
-            }
         }
         if let termForms { words = termForms.apply(to: words) }
         return words
+    }
+
+    /// The English rules' words for `text`, after recognizer tokens and `word(2)` markers are gone; a privacy mask
+    /// stays whole between the stretches normalized around it.
+    func englishWords(_ text: String, _ english: EnglishNormalization) -> [String] {
+        var words: [String] = []
+        var stretch: [Substring] = []
+        for token in text.split(whereSeparator: { $0.isWhitespace }) {
+            if Self.isPrivacyMask(token) {
+                words += english.words(stretch.joined(separator: " ")) + [String(token)]
+                stretch = []
+            } else if !(dropRecognizerTokens && Self.isRecognizerToken(token.utf8)) {
+                stretch.append(stripAlternateMarkers ? Substring(Self.strippingAlternateMarker(String(token))) : token)
+            }
+        }
+        return words + english.words(stretch.joined(separator: " "))
     }
 
     /// Whisper's words for `text`; a privacy mask stays whole between the stretches normalized around it.

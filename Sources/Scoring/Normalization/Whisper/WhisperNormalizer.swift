@@ -22,7 +22,23 @@ public struct WhisperNormalizer: Sendable {
     /// The release whose rules these are; results record it.
     public static let version = "openai-whisper 20250625"
 
-    public init() {}
+    /// Which stages run, and whether the reference's faults are kept (``whisper``) or fixed (Gambit's `english`,
+    /// ``EnglishNormalization``; docs/normalization.md lists each fault and its fix).
+    struct Rules: Sendable, Hashable {
+        var keepsFaults = true
+        var contractions = true
+        var numbers = true
+        var spelling = true
+        var fillers = true
+
+        static let whisper = Rules()
+    }
+
+    let rules: Rules
+
+    public init() { rules = .whisper }
+
+    init(rules: Rules) { self.rules = rules }
 
     /// The reference's output for `text`, exactly.
     public func callAsFunction(_ text: String) -> String {
@@ -39,17 +55,20 @@ public struct WhisperNormalizer: Sendable {
     typealias Scalars = [Unicode.Scalar]
 
     func normalize(_ input: Scalars) -> Scalars {
+        let fixed = !rules.keepsFaults
         var s = PythonCharacters.lowercased(input)
+        if fixed { s = s.map { $0 == "\u{2019}" ? "'" : $0 } }
         s = Self.removingBracketed(s)
         s = Self.removingParenthesized(s)
-        s = Self.removingFillers(s)
-        s = Self.joiningApostrophes(s)
-        s = Self.replacingContractionsAndTitles(s)
-        s = Self.removingDigitCommas(s)
-        s = Self.removingPeriods(s)
-        s = Self.removingSymbolsAndDiacritics(s)
-        s = WhisperNumbers.normalize(s)
-        s = Self.americanSpelling(s)
+        if rules.fillers { s = Self.removingFillers(s, keepingHyphenated: fixed) }
+        s = Self.joiningApostrophes(s, onlyContractions: fixed)
+        if rules.contractions { s = Self.replacingContractionsAndTitles(s, fixed: fixed) }
+        s = fixed ? Self.removingEveryDigitComma(s) : Self.removingDigitCommas(s)
+        s = fixed ? Self.breakingAtPeriods(s) : Self.removingPeriods(s)
+        s = Self.removingSymbolsAndDiacritics(s, fixed: fixed)
+        if rules.numbers { s = WhisperNumbers.normalize(s, fixed: fixed) }
+        if fixed { s = Self.droppingBreaks(s) }
+        if rules.spelling { s = Self.americanSpelling(s) }
         s = Self.removingLoneCurrency(s)
         s = Self.removingLonePercent(s)
         return Self.collapsingSpaces(s)
@@ -98,7 +117,8 @@ public struct WhisperNormalizer: Sendable {
         ["hmm", "mm", "mhm", "mmm", "uh", "um"].map { PythonCharacters.asciiKey(Array($0.unicodeScalars))! })
 
     /// `\b(hmm|mm|mhm|mmm|uh|um)\b` → nothing: a run of word characters that is one of the fillers.
-    static func removingFillers(_ s: Scalars) -> Scalars {
+    /// Fixed: a filler joined to a word by a hyphen (`uh-huh`) stays.
+    static func removingFillers(_ s: Scalars, keepingHyphenated: Bool = false) -> Scalars {
         var out = Scalars()
         out.reserveCapacity(s.count)
         var index = 0
@@ -112,7 +132,9 @@ public struct WhisperNormalizer: Sendable {
             var end = index + 1
             while end < s.count, PythonCharacters.isWord(s[end]) { end += 1 }
             let run = s[index..<end]
-            if run.count <= 3, let key = PythonCharacters.asciiKey(run), fillers.contains(key) {
+            let hyphenated =
+                keepingHyphenated && ((index > 0 && s[index - 1] == "-") || (end < s.count && s[end] == "-"))
+            if run.count <= 3, !hyphenated, let key = PythonCharacters.asciiKey(run), fillers.contains(key) {
                 changed = true
             } else {
                 out.append(contentsOf: run)
@@ -122,8 +144,8 @@ public struct WhisperNormalizer: Sendable {
         return changed ? out : s
     }
 
-    /// `\s+'` → `'`.
-    static func joiningApostrophes(_ s: Scalars) -> Scalars {
+    /// `\s+'` → `'`. Fixed: only before a contraction's ending (`it 's`, `we 're`), not a quote (`rock 'n' roll`).
+    static func joiningApostrophes(_ s: Scalars, onlyContractions: Bool = false) -> Scalars {
         guard s.contains("'") else { return s }
         var out = Scalars()
         out.reserveCapacity(s.count)
@@ -136,10 +158,22 @@ public struct WhisperNormalizer: Sendable {
             }
             var end = index + 1
             while end < s.count, PythonCharacters.isSpace(s[end]) { end += 1 }
-            if end == s.count || s[end] != "'" { out.append(contentsOf: s[index..<end]) }
+            let joins = end < s.count && s[end] == "'" && (!onlyContractions || isContractionEnding(s, after: end))
+            if !joins { out.append(contentsOf: s[index..<end]) }
             index = end
         }
         return out
+    }
+
+    static let contractionEndings: Set<UInt64> = Set(
+        ["s", "re", "ll", "ve", "d", "m", "t"].map { PythonCharacters.asciiKey(Array($0.unicodeScalars))! })
+
+    /// Whether the word after the apostrophe at `index` is a contraction's ending.
+    static func isContractionEnding(_ s: Scalars, after index: Int) -> Bool {
+        var end = index + 1
+        while end < s.count, PythonCharacters.isWord(s[end]) { end += 1 }
+        guard let key = PythonCharacters.asciiKey(s[(index + 1)..<end]) else { return false }
+        return contractionEndings.contains(key)
     }
 
     /// One of the reference's `replacers`: a literal, `\b` before it or not, always `\b` after it.
@@ -210,12 +244,18 @@ public struct WhisperNormalizer: Sendable {
     /// apostrophe only where the text has one (no replacement writes one), and the 28 that are one whole word
     /// (`wanna`, `dr`) in a single pass over the text's words, since no replacement writes a word that another
     /// of them, or one with an apostrophe, would replace.
-    static func replacingContractionsAndTitles(_ s: Scalars) -> Scalars {
+    ///
+    /// Fixed: `'s` is left alone (a possessive, or `is` or `has`: no rule can tell), and `st` after a number
+    /// (`21 st`) is no saint.
+    static func replacingContractionsAndTitles(_ s: Scalars, fixed: Bool = false) -> Scalars {
         let apostrophe = s.contains("'")
         var s = s
         if apostrophe { for replacer in replacers[..<wholeWords.lowerBound] { s = replacer.apply(to: s) } }
-        s = replacingWholeWords(s)
-        if apostrophe { for replacer in replacers[wholeWords.upperBound...] { s = replacer.apply(to: s) } }
+        s = replacingWholeWords(s, fixed: fixed)
+        guard apostrophe else { return s }
+        for replacer in replacers[wholeWords.upperBound...] where !(fixed && replacer.pattern == ["'", "s"]) {
+            s = replacer.apply(to: s)
+        }
         return s
     }
 
@@ -227,7 +267,7 @@ public struct WhisperNormalizer: Sendable {
         uniqueKeysWithValues: replacers[wholeWords].map { (PythonCharacters.asciiKey($0.pattern)!, $0.replacement) })
 
     /// Every whole-word replacer at once: a run of word characters that is one of their words.
-    static func replacingWholeWords(_ s: Scalars) -> Scalars {
+    static func replacingWholeWords(_ s: Scalars, fixed: Bool = false) -> Scalars {
         var out = Scalars()
         out.reserveCapacity(s.count + 16)
         var index = 0
@@ -240,7 +280,9 @@ public struct WhisperNormalizer: Sendable {
             }
             var end = index + 1
             while end < s.count, PythonCharacters.isWord(s[end]) { end += 1 }
-            if let key = PythonCharacters.asciiKey(s[index..<end]), let replacement = wholeWordReplacements[key] {
+            if let key = PythonCharacters.asciiKey(s[index..<end]), let replacement = wholeWordReplacements[key],
+                !(fixed && key == saintKey && followsDigit(s, index))
+            {
                 out.append(contentsOf: replacement)
                 changed = true
             } else {
@@ -249,6 +291,54 @@ public struct WhisperNormalizer: Sendable {
             index = end
         }
         return changed ? out : s
+    }
+
+    static let saintKey = PythonCharacters.asciiKey(["s", "t"])!
+
+    /// Whether the last character before `index` that is not a space is a digit.
+    static func followsDigit(_ s: Scalars, _ index: Int) -> Bool {
+        var before = index - 1
+        while before >= 0, PythonCharacters.isSpace(s[before]) { before -= 1 }
+        return before >= 0 && PythonCharacters.isDecimal(s[before])
+    }
+
+    /// Fixed: every comma between two digits goes, so `1,2,3` is `123` like `1,000,000` is `1000000`.
+    static func removingEveryDigitComma(_ s: Scalars) -> Scalars {
+        guard s.contains(",") else { return s }
+        return s.indices.compactMap { index in
+            let isDigitComma =
+                s[index] == "," && index > 0 && index + 1 < s.count && PythonCharacters.isDecimal(s[index - 1])
+                && PythonCharacters.isDecimal(s[index + 1])
+            return isDigitComma ? nil : s[index]
+        }
+    }
+
+    /// Fixed: every period not before a digit ends a number (a break, ``droppingBreaks(_:)``), and takes no
+    /// other character with it.
+    static func breakingAtPeriods(_ s: Scalars) -> Scalars {
+        guard s.contains(".") else { return s }
+        var out = Scalars()
+        out.reserveCapacity(s.count + 8)
+        for index in s.indices {
+            if s[index] == ".", index + 1 == s.count || !PythonCharacters.isASCIIDigit(s[index + 1]) {
+                out.append(contentsOf: breakToken)
+            } else {
+                out.append(s[index])
+            }
+        }
+        return out
+    }
+
+    /// A break between numbers: punctuation that ends a spoken number (`twenty five, one hundred` is two
+    /// numbers), a word of its own until the numbers are read, then dropped.
+    static let breakToken: Scalars = [" ", ",", " "]
+    static let breakingPunctuation: Set<Unicode.Scalar> = [",", ";", ":", "!", "?", "\u{2014}", "\u{2026}"]
+
+    /// The breaks taken out again, leaving the words single-spaced.
+    static func droppingBreaks(_ s: Scalars) -> Scalars {
+        guard s.contains(",") else { return s }
+        let words = PythonCharacters.split(s).filter { !$0.elementsEqual([","]) }
+        return Array(words.map(Array.init).joined(separator: [" "]))
     }
 
     /// `(\d),(\d)` → `\1\2`, matches not overlapping: `1,2,3` becomes `12,3`.
@@ -302,12 +392,21 @@ public struct WhisperNormalizer: Sendable {
 
     /// `remove_symbols_and_diacritics(s, keep=".%$¢€£")`: NFKD, then nonspacing marks dropped, the letters above
     /// spelt out, and any other mark, symbol or punctuation a space.
-    static func removingSymbolsAndDiacritics(_ s: Scalars) -> Scalars {
+    ///
+    /// Fixed: an apostrophe between two word characters stays (`o'brien`, `queen's`), and punctuation that ends a
+    /// spoken number becomes a break.
+    static func removingSymbolsAndDiacritics(_ s: Scalars, fixed: Bool = false) -> Scalars {
         let decomposed = PythonCharacters.compatibilityDecomposed(s)
         var out = Scalars()
         out.reserveCapacity(decomposed.count)
-        for scalar in decomposed {
-            if keptSymbols.contains(scalar) {
+        for (index, scalar) in decomposed.enumerated() {
+            if fixed, scalar == "'", index > 0, index + 1 < decomposed.count,
+                PythonCharacters.isWord(decomposed[index - 1]), PythonCharacters.isWord(decomposed[index + 1])
+            {
+                out.append(scalar)
+            } else if fixed, breakingPunctuation.contains(scalar) {
+                out.append(contentsOf: breakToken)
+            } else if keptSymbols.contains(scalar) {
                 out.append(scalar)
             } else if let spelt = additionalDiacritics[scalar] {
                 out.append(contentsOf: spelt.unicodeScalars)

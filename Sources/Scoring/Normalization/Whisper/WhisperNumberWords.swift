@@ -19,6 +19,8 @@ extension WhisperNumbers {
 
     /// `process_words`: the words, left to right, with one number being read at a time.
     struct WordProcessor {
+        /// Gambit's `english`: the reference's faults fixed (``WhisperNumbers/normalize(_:fixed:)``).
+        var fixed = false
         var out: [String] = []
         var prefix: String? = nil
         var value: Value? = nil
@@ -36,9 +38,18 @@ extension WhisperNumbers {
         /// `str(value or "")`: an empty start for nothing and for the integer 0.
         var valueOrEmpty: String {
             switch value {
-            case .none, .int("0"): ""
+            case .none: ""
+            case .int("0"): fixed ? "0" : ""
             case .some(let value): value.string
             }
+        }
+
+        /// A word that is a number or part of one: beside it, `o` and `oh` are zero (fixed).
+        static func isNumeric(_ word: String?) -> Bool {
+            guard let word else { return false }
+            return zeros.contains(word) || ones[word] != nil || tens[word] != nil || multipliers[word] != nil
+                || onesSuffixed[word] != nil || tensSuffixed[word] != nil || multipliersSuffixed[word] != nil
+                || isArabic(word)
         }
 
         mutating func run(_ words: [String]) {
@@ -62,7 +73,10 @@ extension WhisperNumbers {
             let bare = hasPrefix ? String(String.UnicodeScalarView(current.unicodeScalars.dropFirst())) : current
             if isArabic(bare) {
                 arabic(current, bare: bare, prefix: hasPrefix ? String(first) : nil)
-            } else if !words.contains(current) {
+            } else if !words.contains(current)
+                || (fixed && current != "zero" && zeros.contains(current) && !Self.isNumeric(previous)
+                    && !Self.isNumeric(next))
+            {
                 flush()
                 output(current)
             } else if zeros.contains(current) {
@@ -235,8 +249,11 @@ extension WhisperNumbers {
                 value = .text(valueOrEmpty + String(repeating: digit, count: current == "double" ? 2 : 3))
                 return true
             } else if let next, decimals.contains(next) || isArabic(next) {
-                // `point`, before a digit word; before any other number word it is dropped.
+                // `point`, before a digit word; before any other number word it is dropped (kept, fixed).
                 value = .text(valueOrEmpty + ".")
+            } else if fixed {
+                flush()
+                output(current)
             }
             return false
         }

@@ -9,11 +9,33 @@
 enum WhisperNumbers {
     typealias Scalars = [Unicode.Scalar]
 
-    static func normalize(_ s: Scalars) -> Scalars {
-        let words = PythonCharacters.split(preprocess(s)).map { String(String.UnicodeScalarView($0)) }
-        var processor = WordProcessor()
+    /// - Parameter fixed: Gambit's `english`: `o` and `oh` are zero only beside another number, `point` before
+    ///   a number word that is no digit stays, `0 zero` is `00`, `and a half` at the start stays, and only a `1`
+    ///   standing alone is written `one` (not the one in `1.5` or `$1`).
+    static func normalize(_ s: Scalars, fixed: Bool = false) -> Scalars {
+        let words = PythonCharacters.split(preprocess(s, fixed: fixed)).map { String(String.UnicodeScalarView($0)) }
+        var processor = WordProcessor(fixed: fixed)
         processor.run(words)
-        return postprocess(Array(processor.out.joined(separator: " ").unicodeScalars))
+        let joined = Array(processor.out.joined(separator: " ").unicodeScalars)
+        return fixed ? oneAsWholeWord(extractingCents(combiningCents(joined))) : postprocess(joined)
+    }
+
+    /// Fixed: `\b1(s?)\b` only where the `1` is a word of its own.
+    static func oneAsWholeWord(_ s: Scalars) -> Scalars {
+        guard s.contains("1") else { return s }
+        var out = Scalars()
+        out.reserveCapacity(s.count + 8)
+        for (number, word) in PythonCharacters.split(s).enumerated() {
+            if number > 0 { out.append(" ") }
+            if word.elementsEqual(["1"]) {
+                out.append(contentsOf: "one".unicodeScalars)
+            } else if word.elementsEqual(["1", "s"]) {
+                out.append(contentsOf: "ones".unicodeScalars)
+            } else {
+                out.append(contentsOf: word)
+            }
+        }
+        return out
     }
 
     // MARK: Vocabulary
@@ -174,7 +196,7 @@ enum WhisperNumbers {
 
     /// `<number> and a half` → `<number> point five`; a space between letters and digits (`10mg` → `10 mg`),
     /// taken back before a suffix (`21 st` → `21st`).
-    static func preprocess(_ s: Scalars) -> Scalars {
+    static func preprocess(_ s: Scalars, fixed: Bool = false) -> Scalars {
         var segments: [ArraySlice<Unicode.Scalar>] = []
         var start = 0
         var index = 0
@@ -191,12 +213,15 @@ enum WhisperNumbers {
         var joined = Scalars()
         joined.reserveCapacity(s.count + 8)
         var first = true
-        for (number, segment) in segments.enumerated() where !segment.allSatisfy(PythonCharacters.isSpace) {
+        for (number, segment) in segments.enumerated() {
+            let blank = segment.allSatisfy(PythonCharacters.isSpace)
+            // The reference drops a blank segment and the `and a half` after it; fixed, the words stay.
+            guard !blank || (fixed && number < segments.count - 1) else { continue }
             if !first { joined.append(" ") }
             first = false
             joined.append(contentsOf: segment)
             guard number < segments.count - 1 else { continue }
-            let last = String(String.UnicodeScalarView(PythonCharacters.split(Array(segment)).last!))
+            let last = blank ? "" : String(String.UnicodeScalarView(PythonCharacters.split(Array(segment)).last!))
             let half = decimals.contains(last) || multipliers[last] != nil ? "point five" : "and a half"
             joined.append(" ")
             joined.append(contentsOf: half.unicodeScalars)

@@ -119,29 +119,14 @@ public struct WhisperNormalizer: Sendable {
     /// `\b(hmm|mm|mhm|mmm|uh|um)\b` → nothing: a run of word characters that is one of the fillers.
     /// Fixed: a filler joined to a word by a hyphen (`uh-huh`) stays.
     static func removingFillers(_ s: Scalars, keepingHyphenated: Bool = false) -> Scalars {
-        var out = Scalars()
-        out.reserveCapacity(s.count)
-        var index = 0
-        var changed = false
-        while index < s.count {
-            guard PythonCharacters.isWord(s[index]) else {
-                out.append(s[index])
-                index += 1
-                continue
-            }
-            var end = index + 1
-            while end < s.count, PythonCharacters.isWord(s[end]) { end += 1 }
-            let run = s[index..<end]
+        rewritingWords(s) { start, end in
             let hyphenated =
-                keepingHyphenated && ((index > 0 && s[index - 1] == "-") || (end < s.count && s[end] == "-"))
-            if run.count <= 3, !hyphenated, let key = PythonCharacters.asciiKey(run), fillers.contains(key) {
-                changed = true
-            } else {
-                out.append(contentsOf: run)
-            }
-            index = end
+                keepingHyphenated && ((start > 0 && s[start - 1] == "-") || (end < s.count && s[end] == "-"))
+            guard end - start <= 3, !hyphenated, let key = PythonCharacters.asciiKey(s[start..<end]),
+                fillers.contains(key)
+            else { return nil }
+            return []
         }
-        return changed ? out : s
     }
 
     /// `\s+'` → `'`. Fixed: only before a contraction's ending (`it 's`, `we 're`), not a quote (`rock 'n' roll`).
@@ -196,20 +181,7 @@ public struct WhisperNormalizer: Sendable {
         }
 
         func apply(to s: Scalars) -> Scalars {
-            guard let first = s.indices.first(where: { matches(s, at: $0) }) else { return s }
-            var out = Scalars(s[..<first])
-            out.reserveCapacity(s.count + 8)
-            var index = first
-            while index < s.count {
-                if matches(s, at: index) {
-                    out.append(contentsOf: replacement)
-                    index += pattern.count
-                } else {
-                    out.append(s[index])
-                    index += 1
-                }
-            }
-            return out
+            WhisperNormalizer.rewriting(s) { matches(s, at: $0) ? (pattern.count, replacement) : nil }
         }
     }
 
@@ -268,6 +240,17 @@ public struct WhisperNormalizer: Sendable {
 
     /// Every whole-word replacer at once: a run of word characters that is one of their words.
     static func replacingWholeWords(_ s: Scalars, fixed: Bool = false) -> Scalars {
+        rewritingWords(s) { start, end in
+            guard let key = PythonCharacters.asciiKey(s[start..<end]), let replacement = wholeWordReplacements[key],
+                !(fixed && key == saintKey && followsDigit(s, start))
+            else { return nil }
+            return replacement
+        }
+    }
+
+    /// `s` with runs of word characters (``PythonCharacters/isWord(_:)``) rewritten: `replace(start, end)` gives
+    /// what the run from `start` to `end` becomes, or nil to keep it. `s` itself when no run changed.
+    static func rewritingWords(_ s: Scalars, _ replace: (Int, Int) -> Scalars?) -> Scalars {
         var out = Scalars()
         out.reserveCapacity(s.count + 16)
         var index = 0
@@ -280,9 +263,7 @@ public struct WhisperNormalizer: Sendable {
             }
             var end = index + 1
             while end < s.count, PythonCharacters.isWord(s[end]) { end += 1 }
-            if let key = PythonCharacters.asciiKey(s[index..<end]), let replacement = wholeWordReplacements[key],
-                !(fixed && key == saintKey && followsDigit(s, index))
-            {
+            if let replacement = replace(index, end) {
                 out.append(contentsOf: replacement)
                 changed = true
             } else {
@@ -344,42 +325,23 @@ public struct WhisperNormalizer: Sendable {
     /// `(\d),(\d)` → `\1\2`, matches not overlapping: `1,2,3` becomes `12,3`.
     static func removingDigitCommas(_ s: Scalars) -> Scalars {
         guard s.contains(",") else { return s }
-        var out = Scalars()
-        out.reserveCapacity(s.count)
-        var index = 0
-        while index < s.count {
-            if index + 2 < s.count, s[index + 1] == ",", PythonCharacters.isDecimal(s[index]),
+        return rewriting(s) { index in
+            guard index + 2 < s.count, s[index + 1] == ",", PythonCharacters.isDecimal(s[index]),
                 PythonCharacters.isDecimal(s[index + 2])
-            {
-                out.append(s[index])
-                out.append(s[index + 2])
-                index += 3
-            } else {
-                out.append(s[index])
-                index += 1
-            }
+            else { return nil }
+            return (3, [s[index], s[index + 2]])
         }
-        return out
     }
 
     /// `\.([^0-9]|$)` → ` \1`: a period not before an ASCII digit becomes a space, taking the next character
     /// with it, so of `..` only the first goes.
     static func removingPeriods(_ s: Scalars) -> Scalars {
         guard s.contains(".") else { return s }
-        var out = Scalars()
-        out.reserveCapacity(s.count)
-        var index = 0
-        while index < s.count {
-            if s[index] == ".", index + 1 == s.count || !PythonCharacters.isASCIIDigit(s[index + 1]) {
-                out.append(" ")
-                if index + 1 < s.count { out.append(s[index + 1]) }
-                index += 2
-            } else {
-                out.append(s[index])
-                index += 1
-            }
+        return rewriting(s) { index in
+            guard s[index] == "." else { return nil }
+            if index + 1 == s.count { return (1, [" "]) }
+            return PythonCharacters.isASCIIDigit(s[index + 1]) ? nil : (2, [" ", s[index + 1]])
         }
-        return out
     }
 
     /// Letters NFKD does not take apart, and what the reference writes for them.
@@ -448,39 +410,44 @@ public struct WhisperNormalizer: Sendable {
 
     /// `[.$¢€£]([^0-9])` → ` \1`, matches not overlapping.
     static func removingLoneCurrency(_ s: Scalars) -> Scalars {
-        var out = Scalars()
-        out.reserveCapacity(s.count)
-        var index = 0
-        while index < s.count {
-            if index + 1 < s.count, currencyAndPeriod.contains(s[index]), !PythonCharacters.isASCIIDigit(s[index + 1]) {
-                out.append(" ")
-                out.append(s[index + 1])
-                index += 2
-            } else {
-                out.append(s[index])
-                index += 1
-            }
+        rewriting(s) { index in
+            guard index + 1 < s.count, currencyAndPeriod.contains(s[index]),
+                !PythonCharacters.isASCIIDigit(s[index + 1])
+            else { return nil }
+            return (2, [" ", s[index + 1]])
         }
-        return out
     }
 
     /// `([^0-9])%` → `\1 `, matches not overlapping.
     static func removingLonePercent(_ s: Scalars) -> Scalars {
         guard s.contains("%") else { return s }
+        return rewriting(s) { index in
+            guard index + 1 < s.count, s[index + 1] == "%", !PythonCharacters.isASCIIDigit(s[index]) else {
+                return nil
+            }
+            return (2, [s[index], " "])
+        }
+    }
+
+    /// `s` with every match replaced, left to right and not overlapping, as `re.sub` does: `match(index)` gives how
+    /// many scalars a match at `index` takes and what it writes, or nil for no match there. `s` itself when nothing
+    /// matched.
+    static func rewriting(_ s: Scalars, _ match: (Int) -> (length: Int, replacement: Scalars)?) -> Scalars {
         var out = Scalars()
-        out.reserveCapacity(s.count)
+        out.reserveCapacity(s.count + 8)
         var index = 0
+        var changed = false
         while index < s.count {
-            if index + 1 < s.count, s[index + 1] == "%", !PythonCharacters.isASCIIDigit(s[index]) {
-                out.append(s[index])
-                out.append(" ")
-                index += 2
+            if let (length, replacement) = match(index) {
+                out.append(contentsOf: replacement)
+                index += length
+                changed = true
             } else {
                 out.append(s[index])
                 index += 1
             }
         }
-        return out
+        return changed ? out : s
     }
 
     /// `\s+` → one space.

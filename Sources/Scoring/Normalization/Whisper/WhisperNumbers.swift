@@ -356,45 +356,23 @@ enum WhisperNumbers {
     /// `[€£$]0.([0-9]{1,2})\b` → `¢{int}` (the `.` there is any character).
     static func extractingCents(_ s: Scalars) -> Scalars {
         guard s.contains("0") else { return s }
-        var out = Scalars()
-        var index = 0
-        while index < s.count {
-            if currencies.contains(s[index]), index + 2 < s.count, s[index + 1] == "0", s[index + 2] != "\n",
+        return WhisperNormalizer.rewriting(s) { index in
+            guard currencies.contains(s[index]), index + 2 < s.count, s[index + 1] == "0", s[index + 2] != "\n",
                 let cents = cents(s, at: index + 3)
-            {
-                out.append("¢")
-                out.append(contentsOf: String(cents.value).unicodeScalars)
-                index = cents.end
-            } else {
-                out.append(s[index])
-                index += 1
-            }
+            else { return nil }
+            return (cents.end - index, ["¢"] + String(cents.value).unicodeScalars)
         }
-        return out
     }
 
     /// `\b1(s?)\b` → `one\1`.
     static func oneAsWord(_ s: Scalars) -> Scalars {
         guard s.contains("1") else { return s }
-        var out = Scalars()
-        out.reserveCapacity(s.count + 8)
-        var index = 0
-        while index < s.count {
-            if s[index] == "1", PythonCharacters.isBoundary(s, at: index) {
-                if index + 1 < s.count, s[index + 1] == "s", PythonCharacters.isBoundary(s, at: index + 2) {
-                    out.append(contentsOf: "ones".unicodeScalars)
-                    index += 2
-                    continue
-                }
-                if PythonCharacters.isBoundary(s, at: index + 1) {
-                    out.append(contentsOf: "one".unicodeScalars)
-                    index += 1
-                    continue
-                }
+        return WhisperNormalizer.rewriting(s) { index in
+            guard s[index] == "1", PythonCharacters.isBoundary(s, at: index) else { return nil }
+            if index + 1 < s.count, s[index + 1] == "s", PythonCharacters.isBoundary(s, at: index + 2) {
+                return (2, Array("ones".unicodeScalars))
             }
-            out.append(s[index])
-            index += 1
+            return PythonCharacters.isBoundary(s, at: index + 1) ? (1, Array("one".unicodeScalars)) : nil
         }
-        return out
     }
 }

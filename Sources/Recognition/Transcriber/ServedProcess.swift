@@ -133,7 +133,7 @@ final class ServedProcess {
         for _ in 0..<3 {
             var pair: [Int32] = [0, 0]
             guard pipe(&pair) == 0 else {
-                for pair in pipes { pair.forEach { close($0) } }
+                for descriptor in pipes.joined() { close(descriptor) }
                 throw .cannotStart("pipe: \(String(cString: strerror(errno)))")
             }
             pipes.append(pair)

@@ -6,7 +6,9 @@ import Testing
 /// A recognizer process that stays loaded, with a stand-in program: it counts its requests, answers each with
 /// its own process id and count, dies on `die`, hangs on `hang`, and writes an endless line on `flood`.
 @Suite struct ServedProcessTests {
-    static func program() throws -> URL {
+    /// The stand-in's command. It is run through the interpreter, not executed itself: a script just written can
+    /// be "busy" to `exec` while a test running beside this one forks.
+    static func program() throws -> [String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("served-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let script = folder.appendingPathComponent("serve.py")
@@ -29,8 +31,7 @@ import Testing
                 time.sleep(60)
             print(json.dumps({"transcript": request["audio"], "pid": os.getpid(), "served": served}), flush=True)
         """.write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
-        return script
+        return ["/usr/bin/python3", script.path]
     }
 
     struct Answer: Decodable, Equatable {
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func answersManyRequestsFromOneStart() throws {
-        let process = ServedProcess(arguments: [try Self.program().path])
+        let process = ServedProcess(arguments: try Self.program())
         let answers = try (1...5).map { try Self.ask(process, "utterance \($0)") }
         #expect(answers.map(\.transcript) == (1...5).map { "utterance \($0)" })
         #expect(answers.map(\.served) == [1, 2, 3, 4, 5])
@@ -57,7 +58,7 @@ import Testing
     }
 
     @Test func aProgramThatDiesFailsItsRequestAndStartsAgain() throws {
-        let process = ServedProcess(arguments: [try Self.program().path])
+        let process = ServedProcess(arguments: try Self.program())
         let first = try Self.ask(process, "a")
         #expect(throws: ServedProcess.Failure.died("model loaded\nout of memory")) { try Self.ask(process, "die") }
         #expect(!process.isRunning)
@@ -67,7 +68,7 @@ import Testing
     }
 
     @Test func aRequestThatHangsTimesOutAndTheNextStartsAgain() throws {
-        let process = ServedProcess(arguments: [try Self.program().path])
+        let process = ServedProcess(arguments: try Self.program())
         _ = try Self.ask(process, "a")
         #expect(throws: ServedProcess.Failure.timedOut) { try Self.ask(process, "hang", timeout: 0.5) }
         #expect(throws: ServedProcess.Failure.tooLong(10_000)) { try Self.ask(process, "flood") }

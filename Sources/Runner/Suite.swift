@@ -275,10 +275,10 @@ public struct Suite: Sendable, Equatable {
         "recognizers": .list(
             .mapping([
                 "name": .value, "command": .value, "onDevice": .value, "timeout": .value, "corpora": .value,
-                "version": .value,
+                "version": .value, "serve": .value,
                 "customization": .mapping([
                     "prepare": .value, "decode": .value, "variants": .value, "allowPrivate": .value,
-                    "prepareTimeout": .value,
+                    "prepareTimeout": .value, "serve": .value,
                 ]),
                 "transcripts": .mapping([
                     "baseline": .value, "customized": .value, "variants": .value, "format": .value,

@@ -166,6 +166,7 @@ struct SuiteFile: Decodable {
         var version: Lined<String>?
         var customization: Lined<CustomizationFields>?
         var transcripts: Lined<TranscriptFields>?
+        var serve: Lined<TextOrList>?
     }
 
     struct TranscriptFields: Decodable {
@@ -181,6 +182,7 @@ struct SuiteFile: Decodable {
         var variants: Lined<[Lined<String>]>?
         var allowPrivate: Lined<String>?
         var prepareTimeout: Lined<String>?
+        var serve: Lined<TextOrList>?
     }
 
     struct StreamingFields: Decodable {

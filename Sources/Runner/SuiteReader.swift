@@ -187,15 +187,20 @@ struct SuiteReader {
             version: try string(fields.version, "version", in: item.line, required: false),
             customization: try customization(fields.customization, variants: variants))
         recognizer.transcripts = try transcripts(fields.transcripts, variants: variants)
+        recognizer.serve = fields.serve == nil ? nil : try self.command(fields.serve, "serve")
         if let problem = recognizer.problem {
             let customization = fields.customization?.value
             let line =
-                problem.hasPrefix("\(CommandPlaceholder.Command.baseline) ")
-                ? fields.command?.line
-                : problem.hasPrefix("\(CommandPlaceholder.Command.prepare)")
-                    ? customization?.prepare?.line
-                    : problem.hasPrefix("\(CommandPlaceholder.Command.decode(withPrepare: false))")
-                        ? customization?.decode?.line : nil
+                problem.hasPrefix("the serve command")
+                ? fields.serve?.line
+                : problem.hasPrefix("the customized serve command")
+                    ? customization?.serve?.line
+                    : problem.hasPrefix("\(CommandPlaceholder.Command.baseline) ")
+                        ? fields.command?.line
+                        : problem.hasPrefix("\(CommandPlaceholder.Command.prepare)")
+                            ? customization?.prepare?.line
+                            : problem.hasPrefix("\(CommandPlaceholder.Command.decode(withPrepare: false))")
+                                ? customization?.decode?.line : nil
             throw fail(line ?? fields.customization?.line ?? fields.transcripts?.line ?? item.line, problem)
         }
         // Last, so that a command's placeholders are judged before whether its program is there.
@@ -270,6 +275,7 @@ struct SuiteReader {
         let customization = fields.customization?.value
         for (key, field) in [
             ("command", fields.command), ("prepare", customization?.prepare), ("decode", customization?.decode),
+            ("serve", fields.serve), ("serve", customization?.serve),
         ] {
             // A program made of a placeholder is known only when the command runs.
             guard let field, let program = try command(field, key).first, !program.contains("{") else { continue }
@@ -340,6 +346,7 @@ struct SuiteReader {
         if let value = try duration(fields.prepareTimeout, .prepareTimeout, in: field.line) {
             customization.prepareTimeoutSeconds = value
         }
+        customization.serve = fields.serve == nil ? nil : try command(fields.serve, "serve")
         return customization
     }
 

@@ -20,6 +20,10 @@ public struct ExternalCustomization: Sendable, Hashable, Codable {
     public var allowPrivate: Bool
     /// How long a prepare may take before it is killed.
     public var prepareTimeoutSeconds: Double
+    /// The long-lived form of ``decode``, started once per worker and prepared artifact (its placeholders are
+    /// ``decode``'s but for the audio and the biasing list, which come with each request); nil when every
+    /// customized decode starts ``decode``.
+    public var serve: [String]?
 
     public init(
         prepare: [String]?, decode: [String], variants: [String]? = nil, allowPrivate: Bool = false,

@@ -30,6 +30,10 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
     /// Transcripts it made elsewhere (Apple's recognizer on a Mac), imported instead of running a command; nil
     /// when Gambit runs it.
     public var transcripts: ImportedTranscripts?
+    /// The long-lived form of ``command``: started once per worker, it reads one JSON request per line and answers
+    /// each with one line in ``command``'s output shape (``ServedDecoding``); nil when every decode starts
+    /// ``command``.
+    public var serve: [String]?
 
     public init(
         name: String, command: [String], onDevice: Bool, timeoutSeconds: Double = 120, corpora: [String]? = nil,
@@ -53,6 +57,12 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
                 ? nil : "a recognizer gives either 'transcripts' (made elsewhere) or 'command' (run here), not both"
         }
         if let problem = CommandPlaceholder.problem(of: command, as: .baseline) { return problem }
+        if let serve, let problem = Self.serveProblem(serve, as: .baseline) { return problem }
+        if let customization, let serve = customization.serve,
+            let problem = Self.serveProblem(serve, as: .decode(withPrepare: customization.prepare != nil))
+        {
+            return problem
+        }
         return customization?.problem
     }
 

@@ -214,6 +214,9 @@ final class RequestDecoder {
     let recognizer: SpeechRecognizer
     private let loader = AudioLoader()
     private var loaded: [LanguageModelConfiguration?: Double] = [:]
+    /// The external recognizer programs that stay loaded, by their command: only the current system's (work
+    /// arrives grouped by system).
+    private var served: [[String]: ServedProcess] = [:]
 
     /// - Parameter model: The acoustic model; nil for the installed en-US model.
     init(model: AcousticModel?, settings: DecoderSettings) throws(RecognitionError) {
@@ -225,31 +228,7 @@ final class RequestDecoder {
             key: request.key, hypothesis: "", words: [], decodeSeconds: 0, audioSeconds: 0,
             customization: request.configuration == nil ? .notRequested : .ignored, appliedFingerprint: nil,
             latency: nil, failure: nil, modelLoadSeconds: 0, peakResidentMegabytes: 0, retries: 0, crashed: false)
-        if let external = request.external {
-            response.customization = .notRequested
-            do {
-                let audio = URL(fileURLWithPath: request.audio)
-                // Load the audio too: a bad file is the same named error as for PocketSphinx.
-                response.audioSeconds = try loader.load(audio).duration
-                let output = try external.transcribe(
-                    audio, audioSeconds: response.audioSeconds, inputs: request.externalInputs)
-                if request.externalInputs != nil {
-                    // Its own word is all there is: silence reads as applied, and the no-effect check compares
-                    // its hypotheses with its baseline's.
-                    response.customization = output.customization ?? .applied
-                    response.customizationNote =
-                        output.customization == CustomizationUse.ignored ? output.reason : nil
-                }
-                response.hypothesis = output.transcript
-                response.words = output.words
-                response.decodeSeconds = output.seconds
-            } catch {
-                response.failure = "\(error)"
-                response.failureKind = Self.kind(of: error)
-            }
-            response.peakResidentMegabytes = peakResidentMegabytes(of: RUSAGE_CHILDREN)
-            return response
-        }
+        if let external = request.external { return respond(to: request, with: external, response) }
         do {
             if loaded[request.configuration] == nil {
                 // Work arrives grouped by system: keep only the current customized model loaded.
@@ -295,6 +274,58 @@ final class RequestDecoder {
         }
         response.peakResidentMegabytes = peakResidentMegabytes()
         return response
+    }
+
+    /// The response to a request for an external recognizer: its command run, or its served program asked.
+    private func respond(to request: WorkRequest, with external: ExternalRecognizer, _ response: WorkResponse)
+        -> WorkResponse
+    {
+        var response = response
+        response.customization = .notRequested
+        do {
+            let audio = URL(fileURLWithPath: request.audio)
+            // Load the audio too: a bad file is the same named error as for PocketSphinx.
+            response.audioSeconds = try loader.load(audio).duration
+            let output = try transcribe(request, with: external, audio: audio, into: &response)
+            if request.externalInputs != nil {
+                // Its own word is all there is: silence reads as applied, and the no-effect check compares
+                // its hypotheses with its baseline's.
+                response.customization = output.customization ?? .applied
+                response.customizationNote =
+                    output.customization == CustomizationUse.ignored ? output.reason : nil
+            }
+            response.hypothesis = output.transcript
+            response.words = output.words
+            response.decodeSeconds = output.seconds
+        } catch {
+            response.failure = "\(error)"
+            response.failureKind = Self.kind(of: error)
+        }
+        response.peakResidentMegabytes = peakResidentMegabytes(of: RUSAGE_CHILDREN)
+        return response
+    }
+
+    /// One external decode: through the recognizer's served program when it has one for this system (started on
+    /// its first request, the current system's only), else its command.
+    private func transcribe(
+        _ request: WorkRequest, with external: ExternalRecognizer, audio: URL, into response: inout WorkResponse
+    ) throws -> ExternalRecognizer.Output {
+        guard let command = external.servedCommand(inputs: request.externalInputs) else {
+            return try external.transcribe(audio, audioSeconds: response.audioSeconds, inputs: request.externalInputs)
+        }
+        if served[command] == nil {
+            for process in served.values { process.stop() }
+            served = [command: ServedProcess(arguments: command)]
+        }
+        let process = served[command]!
+        let starts = process.starts
+        let answer = try external.transcribe(
+            audio, key: request.key, audioSeconds: response.audioSeconds, inputs: request.externalInputs,
+            process: process)
+        response.retries = answer.retried ? 1 : 0
+        // A start is a model load; its time is part of the first request's.
+        response.loadedModel = process.starts > starts ? true : nil
+        return answer.output
     }
 
     /// Writes the lattice of the batch decode just made. A lattice that cannot be written

@@ -98,7 +98,7 @@ final class WorkerPool: Sendable {
                     }
                     state.withLock { _ = $0.inFlight.removeValue(forKey: slot) }
                     guard var final = response else { continue }
-                    final.retries = attempt - 1
+                    final.retries += attempt - 1
                     final.crashed = crashed
                     final.networkIsolation = isolation
                     final.networkDenied = worker?.hello.networkDenied ?? false

@@ -56,12 +56,18 @@ struct PyPIAdapterTests {
         var missedBaseline = 0
         var missedCustomized = 0
         var changed = 0
+        var decoded: [[String]] = [[], []]
+        var requests = Data()
         for (index, utterance) in Self.utterances.enumerated() {
             let audio = folder.appendingPathComponent("u\(index).wav")
             try TestSupport.synthesize(utterance.text, voice: index % 2 == 0 ? "kal16" : "slt", to: audio)
             let baseline = try JSONDecoder().decode(Answer.self, from: Data(try adapter(["decode", audio.path]).utf8))
             let customized = try JSONDecoder().decode(
                 Answer.self, from: Data(try adapter(["decode", audio.path, "--artifact", artifact.path]).utf8))
+            decoded[0].append(baseline.transcript)
+            decoded[1].append(customized.transcript)
+            requests.append(try JSONEncoder().encode(["audio": audio.path, "key": "u\(index)"]))
+            requests.append(0x0A)
             #expect(baseline.customization == nil)
             #expect(customized.customization == "applied", "\(customized.reason ?? "")")
             if baseline.transcript != customized.transcript { changed += 1 }
@@ -73,6 +79,12 @@ struct PyPIAdapterTests {
             missedCustomized += missed(customized.transcript)
         }
         let boosted = Self.utterances.reduce(0) { $0 + $1.boosted.count }
+        // Served (loaded once, one request a line), it answers each utterance as a fresh process does.
+        for (side, arguments) in [["serve"], ["serve", "--artifact", artifact.path]].enumerated() {
+            let answers = try TestSupport.run(Self.adapter.path, arguments, input: requests).split(separator: "\n")
+                .map { try JSONDecoder().decode(Answer.self, from: Data($0.utf8)) }
+            #expect(answers.map(\.transcript) == decoded[side], "\(arguments)")
+        }
         #expect(changed >= Self.utterances.count / 2, "customized hypotheses changed on \(changed)")
         // The stock model hears almost none of the opening names; the customized one most of them.
         #expect(missedBaseline >= boosted / 2, "baseline missed \(missedBaseline) of \(boosted)")

@@ -352,15 +352,23 @@ def result_json(segments, frate):
     return {"transcript": " ".join(w["word"] for w in words), "words": words}
 
 
-def decode_stock(audio):
-    """The baseline: the engine's stock model through its Python API."""
-    pocketsphinx.set_loglevel("ERROR")
-    decoder = pocketsphinx.Decoder(loglevel="ERROR")
-    decoder.start_utt()
-    decoder.process_raw(audio, full_utt=True)
-    decoder.end_utt()
-    frate = decoder.config["frate"]
-    return result_json([(s.word, s.start_frame, s.end_frame, s.prob) for s in decoder.seg()], frate)
+class StockDecoder:
+    """The baseline: the engine's stock model through its Python API, loaded once."""
+
+    def __init__(self):
+        pocketsphinx.set_loglevel("ERROR")
+        self.decoder = pocketsphinx.Decoder(loglevel="ERROR")
+
+    def decode(self, audio):
+        decoder = self.decoder
+        # The live cepstral mean adapts as utterances go by; the features start afresh for each, so that a served
+        # decode answers as a fresh process does (checked: the same words on the chess corpus).
+        decoder.reinit_feat()
+        decoder.start_utt()
+        decoder.process_raw(audio, full_utt=True)
+        decoder.end_utt()
+        frate = decoder.config["frate"]
+        return result_json([(s.word, s.start_frame, s.end_frame, s.prob) for s in decoder.seg()], frate)
 
 
 class EngineC:
@@ -385,6 +393,7 @@ class EngineC:
             "ps_seg_prob": (ctypes.c_int32, [P, ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int32),
                                              ctypes.POINTER(ctypes.c_int32)]),
             "logmath_exp": (ctypes.c_double, [P, I]),
+            "ps_reinit_feat": (I, [P, P]),
         }
         for name, (restype, argtypes) in sigs.items():
             fn = getattr(lib, name)  # AttributeError if the wheel stops exporting it
@@ -392,27 +401,37 @@ class EngineC:
         self.lib = lib
 
 
-def decode_custom(audio, artifact, manifest):
-    """The customized decode: custom and stock models interpolated by the engine's LM set."""
-    paths = model_paths()
-    weight = float(manifest["weight"])
-    custom_lm = os.path.join(artifact, manifest["lm"])
-    dictionary = os.path.join(artifact, manifest["dict"])
-    for path in (custom_lm, dictionary):
-        if not os.path.isfile(path):
-            raise FileNotFoundError(f"artifact lacks {os.path.basename(path)}")
-    if not (0.0 < weight <= 1.0):
-        raise ValueError(f"manifest weight {weight} out of range (0, 1]")
-    lib = EngineC().lib
-    pocketsphinx.set_loglevel("ERROR")
-    config = lib.ps_config_init(None)
-    for key, value in (("hmm", paths["hmm"]), ("dict", dictionary), ("loglevel", "ERROR")):
-        lib.ps_config_set_str(config, key.encode(), value.encode())
-    ps = lib.ps_init(config)
-    if not ps:
-        raise EngineError("ps_init failed")
-    try:
-        lmath = lib.ps_get_logmath(ps)
+class CustomDecoder:
+    """The customized decode: custom and stock models interpolated by the engine's LM set, loaded once."""
+
+    def __init__(self, artifact, manifest):
+        paths = model_paths()
+        weight = float(manifest["weight"])
+        custom_lm = os.path.join(artifact, manifest["lm"])
+        dictionary = os.path.join(artifact, manifest["dict"])
+        for path in (custom_lm, dictionary):
+            if not os.path.isfile(path):
+                raise FileNotFoundError(f"artifact lacks {os.path.basename(path)}")
+        if not (0.0 < weight <= 1.0):
+            raise ValueError(f"manifest weight {weight} out of range (0, 1]")
+        lib = self.lib = EngineC().lib
+        pocketsphinx.set_loglevel("ERROR")
+        config = self.config = lib.ps_config_init(None)
+        for key, value in (("hmm", paths["hmm"]), ("dict", dictionary), ("loglevel", "ERROR")):
+            lib.ps_config_set_str(config, key.encode(), value.encode())
+        self.ps = lib.ps_init(config)
+        if not self.ps:
+            lib.ps_config_free(config)
+            raise EngineError("ps_init failed")
+        try:
+            self._add_models(paths, custom_lm, weight)
+        except Exception:
+            self.close()
+            raise
+
+    def _add_models(self, paths, custom_lm, weight):
+        lib, config, ps = self.lib, self.config, self.ps
+        lmath = self.lmath = lib.ps_get_logmath(ps)
         files = [(b"custom", custom_lm, weight)]
         if weight < 1.0:
             files.append((b"en-us", paths["lm"], 1.0 - weight))
@@ -434,8 +453,11 @@ def decode_custom(audio, artifact, manifest):
         lib.ngram_model_free(lmset)  # the search retains it
         if rc < 0 or lib.ps_activate_search(ps, b"custom") < 0:
             raise EngineError("could not add or activate the interpolated language model")
+
+    def decode(self, audio):
+        lib, ps = self.lib, self.ps
         buf = ctypes.create_string_buffer(audio, len(audio))
-        if lib.ps_start_utt(ps) < 0 or lib.ps_process_raw(ps, buf, len(audio) // 2, 0, 1) < 0 \
+        if lib.ps_reinit_feat(ps, None) < 0 or lib.ps_start_utt(ps) < 0 or lib.ps_process_raw(ps, buf, len(audio) // 2, 0, 1) < 0 \
                 or lib.ps_end_utt(ps) < 0:
             raise EngineError("decoding failed")
         segments = []
@@ -445,36 +467,65 @@ def decode_custom(audio, artifact, manifest):
         while seg:
             word = lib.ps_seg_word(seg).decode("utf-8")
             lib.ps_seg_frames(seg, ctypes.byref(sf), ctypes.byref(ef))
-            prob = lib.logmath_exp(lmath, lib.ps_seg_prob(seg, ctypes.byref(a), ctypes.byref(l), ctypes.byref(b)))
+            prob = lib.logmath_exp(self.lmath,
+                                   lib.ps_seg_prob(seg, ctypes.byref(a), ctypes.byref(l), ctypes.byref(b)))
             segments.append((word, sf.value, ef.value, prob))
             seg = lib.ps_seg_next(seg)  # frees the iterator at the end
-        return result_json(segments, lib.ps_config_int(config, b"frate"))
-    finally:
-        lib.ps_free(ps)
-        lib.ps_config_free(config)
+        return result_json(segments, lib.ps_config_int(self.config, b"frate"))
+
+    def close(self):
+        if self.ps:
+            self.lib.ps_free(self.ps)
+            self.ps = None
+        if self.config:
+            self.lib.ps_config_free(self.config)
+            self.config = None
+
+
+def load_decoder(artifact):
+    """The decoder for an artifact (the stock one without), and what a decode says of the customization: None for
+    the baseline, "applied", or "ignored" with the reason the artifact could not be loaded."""
+    if artifact is None:
+        return StockDecoder(), None, None
+    if not os.path.isdir(artifact):
+        raise InputError(f"artifact folder {artifact} does not exist")
+    try:
+        with open(os.path.join(artifact, "manifest.json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+        return CustomDecoder(artifact, manifest), "applied", None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, ctypes.ArgumentError, EngineError) as e:
+        return StockDecoder(), "ignored", f"{type(e).__name__}: {e}"
+
+
+def transcribe(decoder, use, reason, audio):
+    result = decoder.decode(audio)
+    if use is not None:
+        result["customization"] = use
+    if reason is not None:
+        result["reason"] = reason
+    return result
 
 
 def decode(args):
     audio, _ = read_wav(args.audio)
-    if args.artifact is None:
-        result = decode_stock(audio)
-    else:
-        if not os.path.isdir(args.artifact):
-            raise InputError(f"artifact folder {args.artifact} does not exist")
-        reason = None
-        try:
-            with open(os.path.join(args.artifact, "manifest.json"), encoding="utf-8") as f:
-                manifest = json.load(f)
-            result = decode_custom(audio, args.artifact, manifest)
-            result["customization"] = "applied"
-        except (OSError, ValueError, KeyError, TypeError, AttributeError, ctypes.ArgumentError,
-                EngineError) as e:
-            reason = f"{type(e).__name__}: {e}"
-        if reason is not None:
-            result = decode_stock(audio)
-            result["customization"] = "ignored"
-            result["reason"] = reason
-    print(json.dumps(result))
+    decoder, use, reason = load_decoder(args.artifact)
+    try:
+        print(json.dumps(transcribe(decoder, use, reason, audio)))
+    finally:
+        if isinstance(decoder, CustomDecoder):
+            decoder.close()
+
+
+def serve(args):
+    """The long-lived form: the model loaded once, then one JSON request per line on standard input
+    ({"audio": path, ...}) answered by one line of decode output, until the input ends."""
+    decoder, use, reason = load_decoder(args.artifact)
+    for line in sys.stdin:
+        request = json.loads(line)
+        audio, _ = read_wav(request["audio"])
+        sys.stdout.write(json.dumps(transcribe(decoder, use, reason, audio)) + "\n")
+        sys.stdout.flush()
+    return 0
 
 
 # --- main -----------------------------------------------------------------------------------------
@@ -492,6 +543,8 @@ def main(argv):
     d = sub.add_parser("decode", help="transcribe one 16 kHz mono 16-bit WAV")
     d.add_argument("audio")
     d.add_argument("--artifact", help="artifact folder from prepare (omit for the stock baseline)")
+    v = sub.add_parser("serve", help="stay loaded: one JSON request per line on standard input, one answer each")
+    v.add_argument("--artifact", help="artifact folder from prepare (omit for the stock baseline)")
     sub.add_parser("version", help="print the engine version")
     args = parser.parse_args(argv)
     try:
@@ -499,6 +552,8 @@ def main(argv):
             print(f"pocketsphinx {engine_version()} (PyPI)")
         elif args.command == "prepare":
             prepare(args)
+        elif args.command == "serve":
+            return serve(args)
         else:
             decode(args)
     except InputError as e:

@@ -57,26 +57,8 @@ enum ChildProcess {
             close(output[1])
             throw LaunchError(message: "pipe: \(String(cString: strerror(errno)))")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        for descriptor in [output[0], output[1], errors[0], errors[1]] {
-            posix_spawn_file_actions_addclose(&actions, descriptor)
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // Its own process group, so a timeout kills whatever it started too.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
-
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        let (pid, status) = spawn(
+            arguments, input: nil, output: output[1], errors: errors[1], closing: output + errors)
         close(output[1])
         close(errors[1])
         guard status == 0 else {
@@ -115,6 +97,35 @@ enum ChildProcess {
         return Outcome(
             termination: termination!, standardOutput: printed.data, standardError: standardError,
             standardOutputCut: printed.cut)
+    }
+
+    /// Starts `arguments` in a process group of its own (so that a kill reaches whatever it starts too), with
+    /// `input` (nil: `/dev/null`), `output` and `errors` as its standard descriptors and every descriptor of
+    /// `closing` closed in it. Returns its pid and `posix_spawn`'s status (0 when it started).
+    static func spawn(_ arguments: [String], input: Int32?, output: Int32, errors: Int32, closing: [Int32])
+        -> (pid: pid_t, status: Int32)
+    {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        posix_spawn_file_actions_adddup2(&actions, errors, 2)
+        for descriptor in closing { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        return (pid, status)
     }
 
     /// Reads both pipes on threads of their own while the program runs, so that a chatty program cannot block on a

@@ -139,22 +139,9 @@ final class ServedProcess {
             pipes.append(pair)
         }
         let (standardInput, standardOutput, standardError) = (pipes[0], pipes[1], pipes[2])
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, standardInput[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, standardOutput[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, standardError[1], 2)
-        for descriptor in pipes.joined() { posix_spawn_file_actions_addclose(&actions, descriptor) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, arguments[0], &actions, &attributes, &argv, environ)
+        let (child, status) = ChildProcess.spawn(
+            arguments, input: standardInput[0], output: standardOutput[1], errors: standardError[1],
+            closing: Array(pipes.joined()))
         for descriptor in [standardInput[0], standardOutput[1], standardError[1]] { close(descriptor) }
         guard status == 0 else {
             for descriptor in [standardInput[1], standardOutput[0], standardError[0]] { close(descriptor) }

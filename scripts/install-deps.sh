@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Gambit needs, only those that are missing, then the virtual environments of the
-# PyPI engine (scripts/recognizers/pypi-venv.sh) and of Whisper's normalizer (scripts/whisper-normalizer-venv.sh).
+# PyPI engine (scripts/recognizers/pypi-venv.sh), of Whisper tiny.en (scripts/recognizers/whisper-venv.sh) and of
+# Whisper's normalizer (scripts/whisper-normalizer-venv.sh).
 # Run as root (or via sudo).
 set -euo pipefail
 
@@ -29,6 +30,10 @@ fi
 
 # PocketSphinx 5.1.1 from PyPI, for scripts/recognizers/pocketsphinx-pypi.py (does nothing once made).
 "$(dirname "$0")/recognizers/pypi-venv.sh"
+
+# Whisper tiny.en through faster-whisper 1.2.1, for scripts/recognizers/whisper-tiny-en.py: every wheel pinned by
+# SHA-256, the model files checked by theirs (does nothing once made).
+"$(dirname "$0")/recognizers/whisper-venv.sh"
 
 # Whisper's EnglishTextNormalizer (openai-whisper 20250625) without Whisper, the reference the `whisper`
 # normalization mode is tested against (scripts/whisper-normalizer-venv.sh; does nothing once made).

@@ -84,12 +84,16 @@ public struct ExternalRecognizerInfo: Codable, Sendable, Equatable {
     /// Its transcripts were made outside the run and imported from these files (relative to the suite's folder):
     /// nothing about how they were made, on the device or not, was witnessed. Nil when Gambit ran it.
     public var importedFiles: [String]?
+    /// How many times its long-lived program (`serve:`) was started, over every worker and system: each start loads
+    /// its model. Nil when it has no long-lived form or ran no decode here.
+    public var modelLoads: Int?
 
     public init(
         name: String, command: [String], onDevice: Bool, decodings: Int, networkDenied: Int, version: String? = nil,
-        customizations: [ExternalCustomizationInfo]? = nil, importedFiles: [String]? = nil
+        customizations: [ExternalCustomizationInfo]? = nil, importedFiles: [String]? = nil, modelLoads: Int? = nil
     ) {
         self.importedFiles = importedFiles
+        self.modelLoads = modelLoads
         self.name = name
         self.command = command
         self.onDevice = onDevice

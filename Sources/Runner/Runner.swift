@@ -552,7 +552,9 @@ public final class Runner {
             }, onDevice: recognizer.onDevice,
             decodings: responses.count, networkDenied: responses.filter { $0.networkDenied == true }.count,
             version: recognizer.version, customizations: customizations,
-            importedFiles: imported.isEmpty ? nil : imported.map(suite.reportedPath))
+            importedFiles: imported.isEmpty ? nil : imported.map(suite.reportedPath),
+            modelLoads: (recognizer.serve == nil && recognizer.customization?.serve == nil) || responses.isEmpty
+                ? nil : responses.filter { $0.loadedModel == true }.count)
     }
 
     /// Whether every decoded utterance came from a worker that proved it had no network, wherever

@@ -162,6 +162,10 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
             throw ParseProblem(message: "expected one JSON object on standard output, got: \(text.prefix(200))")
         }
+        if let error = object["error"] as? String, object["transcript"] == nil, object["text"] == nil {
+            // A served program that cannot decode this file says so and stays loaded for the next.
+            throw ParseProblem(message: "it could not decode the file: \(error.prefix(500))")
+        }
         guard let transcript = (object["transcript"] ?? object["text"]) as? String else {
             throw ParseProblem(message: "the JSON answer has no string \"transcript\" (or \"text\")")
         }

@@ -172,7 +172,7 @@ struct StrictSuiteTests {
 
     @Test("The shipped suites load: every key they use is known")
     func shippedSuites() throws {
-        for name in ["suite", "mixes", "phrases", "tune-merged", "weighted"] {
+        for name in ["suite", "mixes", "phrases", "tune-merged", "weighted", "whisper-levers", "loop-dev", "loop-test"] {
             _ = try Suite.load(TestSupport.packageRoot.appendingPathComponent("Corpora/\(name).yaml"))
         }
     }

@@ -24,9 +24,15 @@ variant's weight is not used.
 decode and serve answer {"transcript": …, "words": [{"word", "start", "end", "confidence"}], "customization": …}:
 word times from the model's word timestamps (cross-attention alignment), confidence its word probability.
 "customization" is "applied" with a prompt, "ignored" (with a "reason") when nothing fitted or the artifact
-cannot be read, absent for the baseline (no prompt at all). Decoding is deterministic: one temperature (0, no
-fallback), no voice-activity filter, no conditioning across windows; beam size, compute type and threads are
-flags (the defaults are what the shipped suite uses, chosen in docs/suites-and-runs.md).
+cannot be read, absent for the baseline (no prompt at all). Decoding is deterministic: beam search at temperature
+0, no voice-activity filter, no conditioning across windows. Whisper's temperature fallback is not used: it
+samples, and CTranslate2's sampler cannot be seeded per utterance (its generator lives in a worker thread and
+is seeded once), so the same utterance would get different words in a served process depending on what came
+before it. Instead each window may produce at most 8 tokens per second of its audio plus 16
+(--tokens-per-second; 0 lifts the cap): Whisper's runaway loops ("see you next time, see you next time, ...")
+end there and are scored as the insertions they are, rather than hundreds of words refused as no transcript.
+Beam size, compute type and threads are flags (the defaults are what the shipped suite uses, chosen in
+docs/suites-and-runs.md).
 
 Exit codes: 0 success, 2 bad input or usage, 3 engine failure, 4 environment (venv or model files) missing or
 changed.
@@ -263,13 +269,14 @@ def read_audio(path):
 class Recognizer:
     """The model loaded once, with the artifact's prompt (None for the baseline)."""
 
-    def __init__(self, artifact, beam, compute_type, threads):
+    def __init__(self, artifact, beam, compute_type, threads, tokens_per_second):
         folder = model_folder()
         check_model(folder)
         from faster_whisper import WhisperModel
         self.model = WhisperModel(folder, device="cpu", compute_type=compute_type, cpu_threads=threads,
                                   num_workers=1, local_files_only=True)
         self.beam = beam
+        self.tokens_per_second = tokens_per_second
         self.prompt, self.lever, self.use, self.reason = None, None, None, None
         if artifact is not None:
             self._load_artifact(artifact)
@@ -294,6 +301,9 @@ class Recognizer:
         options = {}
         if self.prompt is not None:
             options["initial_prompt" if self.lever == "prompt" else "hotwords"] = self.prompt
+        if self.tokens_per_second > 0:
+            window = min(len(audio) / 16000.0, 30.0)
+            options["max_new_tokens"] = math.ceil(self.tokens_per_second * window) + 16
         segments, _ = self.model.transcribe(
             audio, language="en", beam_size=self.beam, temperature=0.0, vad_filter=False,
             condition_on_previous_text=False, word_timestamps=True, **options)
@@ -314,7 +324,7 @@ class Recognizer:
 
 
 def decode(args):
-    recognizer = Recognizer(args.artifact, args.beam, args.compute_type, args.threads)
+    recognizer = Recognizer(args.artifact, args.beam, args.compute_type, args.threads, args.tokens_per_second)
     print(json.dumps(recognizer.decode(args.audio), ensure_ascii=False))
 
 
@@ -322,7 +332,7 @@ def serve(args):
     """The long-lived form: the model loaded once, then one JSON request per line on standard input
     ({"audio": path, ...}) answered by one line of decode output (or {"error": why} for a file it cannot
     decode), until the input ends."""
-    recognizer = Recognizer(args.artifact, args.beam, args.compute_type, args.threads)
+    recognizer = Recognizer(args.artifact, args.beam, args.compute_type, args.threads, args.tokens_per_second)
     for line in sys.stdin:
         try:
             request = json.loads(line)
@@ -341,6 +351,8 @@ def add_decoding_flags(parser):
     parser.add_argument("--beam", type=int, default=5, help="beam size (default 5)")
     parser.add_argument("--compute-type", default="int8", help="CTranslate2 compute type (default int8)")
     parser.add_argument("--threads", type=int, default=1, help="CPU threads of this process (default 1)")
+    parser.add_argument("--tokens-per-second", type=float, default=8,
+                        help="most tokens a window may produce per second of its audio, plus 16 (default 8; 0: no cap)")
 
 
 def main(argv):

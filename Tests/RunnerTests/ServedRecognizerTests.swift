@@ -79,6 +79,43 @@ struct ServedRecognizerTests {
         #expect(retried.map(\.id) == ["chess-1-kal16"])
     }
 
+    @Test("A served program that answers {\"error\": …} fails that utterance with its reason and stays loaded")
+    func errorAnswer() throws {
+        let folder = try TestSupport.temporaryDirectory("served-error")
+        let script = folder.appendingPathComponent("serve.py")
+        let log = folder.appendingPathComponent("serve.log")
+        try """
+        import json, sys
+        with open(\(String(reflecting: log.path)), "a") as f: f.write("start\\n")
+        for line in sys.stdin:
+            request = json.loads(line)
+            if "chess-2-" in request["audio"]:
+                print(json.dumps({"error": "cannot read " + request["audio"] + ": bad header"}), flush=True)
+            else:
+                print(json.dumps({"transcript": "play the albin counter gambit"}), flush=True)
+        """.write(to: script, atomically: true, encoding: .utf8)
+        let suite = try MiniSuite(
+            modes: ["baseline"],
+            extra: """
+                recognizers:
+                  - name: fake
+                    command: [/usr/bin/false, "{audio}"]
+                    serve: [/usr/bin/python3, "\(script.path)"]
+                    onDevice: true
+                    corpora: [chess]
+                """)
+        let results = try suite.run(workers: 1)
+        let system = try #require(results.system(corpus: "chess", mode: .baseline, variant: nil, recognizer: "fake"))
+        let failed = system.utterances.filter { $0.failure != nil }
+        #expect(failed.map(\.id).sorted() == ["chess-2-kal16", "chess-2-rms"])
+        #expect(failed.allSatisfy { $0.failure!.contains("it could not decode the file: cannot read") }, "\(failed)")
+        #expect(failed.allSatisfy { $0.retries == 0 })
+        // One worker, one system: started once, never again for an answer that says it failed.
+        let starts = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").count
+        #expect(starts == 1)
+        #expect(results.run.externalRecognizers?.first?.modelLoads == 1)
+    }
+
     @Test("A serve command may not take the audio or the biasing list: they come with each request")
     func servePlaceholders() throws {
         for serve in ["[/usr/bin/python3, x.py, \"{audio}\"]", "[/usr/bin/python3, x.py, \"{boosted}\"]"] {

@@ -25,7 +25,8 @@ decode and serve answer {"transcript": …, "words": [{"word", "start", "end", "
 word times from the model's word timestamps (cross-attention alignment), confidence its word probability.
 "customization" is "applied" with a prompt, "ignored" (with a "reason") when nothing fitted or the artifact
 cannot be read, absent for the baseline (no prompt at all). Decoding is deterministic: beam search at temperature
-0, no voice-activity filter, no conditioning across windows. Whisper's temperature fallback is not used: it
+0, no voice-activity filter, no conditioning across windows; a clip of up to 30 s is one window, decoded once
+(faster-whisper's batched pipeline with one clip), a longer one goes through the sequential decoder. Whisper's temperature fallback is not used: it
 samples, and CTranslate2's sampler cannot be seeded per utterance (its generator lives in a worker thread and
 is seeded once), so the same utterance would get different words in a served process depending on what came
 before it. Instead each window may produce at most 8 tokens per second of its audio plus 16
@@ -272,9 +273,10 @@ class Recognizer:
     def __init__(self, artifact, beam, compute_type, threads, tokens_per_second):
         folder = model_folder()
         check_model(folder)
-        from faster_whisper import WhisperModel
+        from faster_whisper import BatchedInferencePipeline, WhisperModel
         self.model = WhisperModel(folder, device="cpu", compute_type=compute_type, cpu_threads=threads,
                                   num_workers=1, local_files_only=True)
+        self.one_window = BatchedInferencePipeline(self.model)
         self.beam = beam
         self.tokens_per_second = tokens_per_second
         self.prompt, self.lever, self.use, self.reason = None, None, None, None
@@ -300,13 +302,21 @@ class Recognizer:
         audio = read_audio(path)
         options = {}
         if self.prompt is not None:
-            options["initial_prompt" if self.lever == "prompt" else "hotwords"] = self.prompt
+            # As the sequential decoder encodes a prompt: with a leading space (the budget was counted so).
+            options["initial_prompt" if self.lever == "prompt" else "hotwords"] = " " + self.prompt.strip()
         if self.tokens_per_second > 0:
             window = min(len(audio) / 16000.0, 30.0)
             options["max_new_tokens"] = math.ceil(self.tokens_per_second * window) + 16
-        segments, _ = self.model.transcribe(
-            audio, language="en", beam_size=self.beam, temperature=0.0, vad_filter=False,
-            condition_on_previous_text=False, word_timestamps=True, **options)
+        common = dict(language="en", beam_size=self.beam, temperature=0.0, vad_filter=False,
+                      condition_on_previous_text=False, word_timestamps=True, **options)
+        if len(audio) <= 30 * 16000:
+            # One 30-second window, decoded once. The sequential decoder, after aligning words, would start a
+            # second window at the last word's end and encode again (twice the time with a prompt, and the
+            # silence after the speech heard as "thank you"); the batched pipeline decodes the clip as one chunk
+            # and aligns its words there.
+            segments, _ = self.one_window.transcribe(audio, batch_size=1, without_timestamps=True, **common)
+        else:
+            segments, _ = self.model.transcribe(audio, **common)
         words, texts = [], []
         for segment in segments:
             texts.append(segment.text.strip())

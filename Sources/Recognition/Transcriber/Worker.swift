@@ -214,9 +214,12 @@ final class RequestDecoder {
     let recognizer: SpeechRecognizer
     private let loader = AudioLoader()
     private var loaded: [LanguageModelConfiguration?: Double] = [:]
-    /// The external recognizer programs that stay loaded, by their command: only the current system's (work
-    /// arrives grouped by system).
-    private var served: [[String]: ServedProcess] = [:]
+    /// The external recognizer programs that stay loaded, by their command, the most recently used last. Work
+    /// arrives grouped by system, but systems of one recognizer alternate by corpus (baseline, then each variant,
+    /// corpus after corpus), and a baseline's command is the same on every corpus: so a few are kept, not one.
+    private var served: [(command: [String], process: ServedProcess)] = []
+    /// How many served programs a worker keeps at most (each holds a model in memory).
+    static let servedProcessesKept = 4
 
     /// - Parameter model: The acoustic model; nil for the installed en-US model.
     init(model: AcousticModel?, settings: DecoderSettings) throws(RecognitionError) {
@@ -306,18 +309,21 @@ final class RequestDecoder {
     }
 
     /// One external decode: through the recognizer's served program when it has one for this system (started on
-    /// its first request, the current system's only), else its command.
+    /// its first request and kept with the few used last, ``servedProcessesKept``), else its command.
     private func transcribe(
         _ request: WorkRequest, with external: ExternalRecognizer, audio: URL, into response: inout WorkResponse
     ) throws -> ExternalRecognizer.Output {
         guard let command = external.servedCommand(inputs: request.externalInputs) else {
             return try external.transcribe(audio, audioSeconds: response.audioSeconds, inputs: request.externalInputs)
         }
-        if served[command] == nil {
-            for process in served.values { process.stop() }
-            served = [command: ServedProcess(arguments: command)]
+        let process: ServedProcess
+        if let index = served.firstIndex(where: { $0.command == command }) {
+            process = served.remove(at: index).process
+        } else {
+            process = ServedProcess(arguments: command)
+            if served.count >= Self.servedProcessesKept { served.removeFirst().process.stop() }
         }
-        let process = served[command]!
+        served.append((command, process))
         let starts = process.starts
         let answer = try external.transcribe(
             audio, key: request.key, audioSeconds: response.audioSeconds, inputs: request.externalInputs,

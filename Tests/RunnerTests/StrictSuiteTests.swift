@@ -172,7 +172,8 @@ struct StrictSuiteTests {
 
     @Test("The shipped suites load: every key they use is known")
     func shippedSuites() throws {
-        for name in ["suite", "mixes", "phrases", "tune-merged", "weighted", "whisper-levers", "loop-dev", "loop-test"] {
+        let names = ["suite", "mixes", "phrases", "tune-merged", "weighted", "whisper-levers", "loop-dev", "loop-test"]
+        for name in names {
             _ = try Suite.load(TestSupport.packageRoot.appendingPathComponent("Corpora/\(name).yaml"))
         }
     }

@@ -121,11 +121,15 @@ public struct ExternalCustomizationInfo: Codable, Sendable, Equatable {
     /// The variant's training data is private and went to a recognizer that runs off the device, because the
     /// suite allowed it for this recognizer by name.
     public var privateDataSentOffDevice: Bool
+    /// What the prepare command said of its work, its last line on standard output (Whisper's adapter: how many
+    /// phrases its prompt kept and dropped); nil when it printed none.
+    public var prepareReport: String?
 
     public init(
         variant: String, artifactFingerprint: String?, prepareSeconds: Double, cached: Bool, failure: String? = nil,
-        networkDenied: Bool, privateDataSentOffDevice: Bool = false
+        networkDenied: Bool, privateDataSentOffDevice: Bool = false, prepareReport: String? = nil
     ) {
+        self.prepareReport = prepareReport
         self.variant = variant
         self.artifactFingerprint = artifactFingerprint
         self.prepareSeconds = prepareSeconds

@@ -19,6 +19,9 @@ struct ExternalArtifactRecord: Codable, Equatable {
     /// (`gambit cache list` masks the entry's name with them).
     var isPrivate: Bool
     var boostedWords: [String]
+    /// The prepare command's report (its last line on standard output); nil when it printed none, or in entries
+    /// made before it was kept.
+    var report: String?
 
     static let fileName = "gambit-external.json"
 }
@@ -105,7 +108,9 @@ extension Runner {
             recognizer, variant: variant, export: export, phrases: phrases, locale: locale)
         let sentOff = data.isPrivate && !recognizer.onDevice
         func outcome(
-            _ artifact: String?, seconds: Double = 0, cached: Bool = false, denied: Bool = false, failure: String? = nil
+            _ artifact: String?, seconds: Double = 0, cached: Bool = false, denied: Bool = false,
+            failure: String? = nil,
+            report: String? = nil
         ) -> (RunPlan.PreparedExternal, ExternalCustomizationInfo) {
             (
                 RunPlan.PreparedExternal(
@@ -114,7 +119,8 @@ extension Runner {
                     failure: failure, privateDataSentOffDevice: sentOff),
                 ExternalCustomizationInfo(
                     variant: variant.name, artifactFingerprint: artifact, prepareSeconds: seconds, cached: cached,
-                    failure: failure, networkDenied: denied, privateDataSentOffDevice: sentOff)
+                    failure: failure, networkDenied: denied, privateDataSentOffDevice: sentOff,
+                    prepareReport: report)
             )
         }
         let recordFile = folder.appendingPathComponent(ExternalArtifactRecord.fileName)
@@ -126,7 +132,8 @@ extension Runner {
             let record = try? JSONDecoder().decode(ExternalArtifactRecord.self, from: bytes)
         {
             return outcome(
-                record.artifactFingerprint, seconds: record.prepareSeconds, cached: true, denied: record.networkDenied)
+                record.artifactFingerprint, seconds: record.prepareSeconds, cached: true, denied: record.networkDenied,
+                report: record.report)
         }
         // A plan runs no prepare: the decodes are keyed by an artifact not made yet, all of them still to do.
         if planning { return outcome(nil) }
@@ -146,12 +153,13 @@ extension Runner {
                 prepare: recognizer.customization?.prepare, prepareSeconds: preparation.seconds,
                 networkDenied: preparation.networkDenied,
                 artifactFingerprint: try ContentHash.fingerprint(ofFolder: artifact), isPrivate: data.isPrivate,
-                boostedWords: boostedWords)
+                boostedWords: boostedWords, report: preparation.report)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             try encoder.encode(record).write(to: recordFile, options: .atomic)
             return outcome(
-                record.artifactFingerprint, seconds: preparation.seconds, denied: preparation.networkDenied)
+                record.artifactFingerprint, seconds: preparation.seconds, denied: preparation.networkDenied,
+                report: record.report)
         } catch let error as ExternalRecognizerError {
             return outcome(nil, failure: WorkResponse.relativePaths(in: error.description, to: suite.folder))
         } catch let error as FingerprintError {

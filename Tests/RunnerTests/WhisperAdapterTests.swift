@@ -86,6 +86,9 @@ struct WhisperAdapterTests {
         let info = try #require(results.run.externalRecognizers?.first { $0.name == "whisper" })
         #expect(info.modelLoads == starts, "results say \(info.modelLoads ?? -1) loads, the log \(starts) starts")
         #expect(starts >= 3 && starts <= 2 * 2 + 1, "\(starts) starts for 16 decodes on 2 workers")
+        // What the prepare said of its prompt reaches the results.
+        let report = info.customizations?.first?.prepareReport ?? ""
+        #expect(report.hasPrefix("prompt of ") && report.contains("kept"), "\(report)")
     }
 
     struct Prompt: Decodable {
@@ -136,7 +139,7 @@ struct WhisperAdapterTests {
         let summary = try TestSupport.run(
             Self.adapter.path,
             ["prepare", "--training", training.path, "--phrases", phrases.path, "--artifact", artifact.path])
-        #expect(summary.contains("5 kept (") && summary.contains("of 223 tokens"), "\(summary)")
+        #expect(summary.contains("of 223 tokens: 5 kept, 0 over the budget"), "\(summary)")
         let record = try JSONDecoder().decode(
             Prompt.self, from: Data(contentsOf: artifact.appendingPathComponent("prompt.json")))
         // By count, ties in the list's order; a phrase that starts as the one before it gives only the rest.

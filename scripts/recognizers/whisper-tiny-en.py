@@ -242,9 +242,9 @@ def prepare(args):
         json.dump(record, f, indent=1, ensure_ascii=False)
         f.write("\n")
     over = sum(1 for d in dropped if d["why"].startswith("over"))
-    print(json.dumps({"summary": f"{args.lever}: {len(kept)} kept ({record['tokens']} of {args.budget} tokens), "
-                                 f"{over} over the budget, {len(dropped) - over} adding no new word",
-                      "seconds": round(time.monotonic() - started, 3)}))
+    # One line on standard output: Gambit keeps the last as the prepare's report (prepareReport in the results).
+    print(f"{args.lever} of {record['tokens']} of {args.budget} tokens: {len(kept)} kept, {over} over the budget, "
+          f"{len(dropped) - over} adding no new word (prompt.json lists each; {time.monotonic() - started:.1f} s)")
 
 
 # --- decode ---------------------------------------------------------------------------------------

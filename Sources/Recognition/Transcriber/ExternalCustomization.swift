@@ -80,6 +80,23 @@ public struct ExternalCustomization: Sendable, Hashable, Codable {
         public var isolation: String
         /// It ran in a network namespace of its own.
         public var networkDenied: Bool
+        /// What it said of its work: the last line it printed on standard output (what a prompt kept and dropped,
+        /// say), at most ``reportLimit`` characters; nil when it printed nothing.
+        public var report: String? = nil
+
+        public static let reportLimit = 500
+
+        /// The last non-empty line of `output`, cut at ``reportLimit`` characters.
+        static func report(of output: Data) -> String? {
+            let text = String(decoding: output, as: UTF8.self)
+            guard
+                let line = text.split(whereSeparator: \.isNewline).last(where: {
+                    !$0.trimmingCharacters(in: .whitespaces).isEmpty
+                })
+            else { return nil }
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return trimmed.count > reportLimit ? String(trimmed.prefix(reportLimit)) + "…" : trimmed
+        }
     }
 
     /// Runs the prepare command of `recognizer` with `inputs` (whose ``Inputs/artifact`` folder it fills), in a
@@ -113,6 +130,8 @@ public struct ExternalCustomization: Sendable, Hashable, Codable {
         if let (reason, timedOut) = run.failure(program: command[0], timeoutSeconds: timeout) {
             throw failure(reason, timedOut: timedOut)
         }
-        return Preparation(seconds: seconds, isolation: isolation, networkDenied: !launcher.isEmpty)
+        return Preparation(
+            seconds: seconds, isolation: isolation, networkDenied: !launcher.isEmpty,
+            report: Preparation.report(of: run.standardOutput))
     }
 }

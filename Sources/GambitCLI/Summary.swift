@@ -62,7 +62,7 @@ enum Summary {
                 String(
                     format: "%@ / %@: WER %.2f%% → %.2f%% (Δ %+.2f, 95%% CI %+.2f…%+.2f)%@%@",
                     printable(comparison.corpus),
-                    printable(comparison.variant + (comparison.recognizer.map { " @ \($0)" } ?? "")),
+                    printable(comparison.label),
                     comparison.baseline.wordErrorRate * 100,
                     comparison.customized.wordErrorRate * 100, delta.observedDelta * 100, delta.lower * 100,
                     delta.upper * 100,

@@ -360,8 +360,9 @@ public enum Gate {
         let usesSignificance = limit.requireSignificance && significance != nil
         let failed = (exceeds && (!usesSignificance || significance!.significant)) || aboveCeiling
         let name =
-            "\(system.corpus) · \(system.variant ?? system.mode.rawValue)"
-            + (system.recognizer.map { " @ \($0)" } ?? "")
+            "\(system.corpus) · "
+            + Comparison.label(
+                system.variant ?? system.mode.rawValue, recognizer: system.recognizer, list: system.list?.name)
         func value(_ v: Double) -> String {
             switch metric {
             case .wer, .boostedWER, .antiContextWER: String(format: "%.2f%%", v * 100)

@@ -150,7 +150,7 @@ enum Format {
     /// The display name of a system: the variant, or the mode.
     static func systemName(_ system: SystemResults) -> String {
         guard let recognizer = system.recognizer else { return system.variant ?? system.mode.rawValue }
-        return recognizer + (system.variant.map { " · \($0)" } ?? "")
+        return recognizer + (system.variant.map { " · \($0)" } ?? "") + (system.list.map { " · \($0.name) list" } ?? "")
     }
 }
 

@@ -89,7 +89,7 @@ public struct MarkdownReport: Sendable {
                 let wer =
                     "\(Format.points(c.deltaWER.observedDelta)) \(Format.interval(c.deltaWER))"
                     + Format.mark(significant: c.significant, tooFewUtterances: c.tooFewUtterances)
-                let name = c.variant + (c.recognizer.map { " @ \($0)" } ?? "")
+                let name = c.label
                 line(
                     "| \(Self.inline(name)) | \(Format.percent(c.customized.wordErrorRate)) | \(wer) | "
                         + "\(Format.percent(c.customized.boostedWordErrorRate)) | \(delta(c.deltaBoostedWER)) | "

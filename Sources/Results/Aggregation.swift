@@ -130,7 +130,7 @@ public enum Aggregation {
             captured =
                 (base.wordErrorRate - custom.wordErrorRate) / (base.wordErrorRate - oracleSummary.wordErrorRate)
         }
-        return Comparison(
+        var comparison = Comparison(
             corpus: customized.corpus, variant: variant.name, baseline: base, customized: custom,
             oracle: oracleSummary, pairedUtterances: paired.count, deltaWER: deltaWER,
             deltaBoostedWER: paired.deltaBoostedWER(options), deltaUnboostedWER: paired.deltaUnboostedWER(options),
@@ -140,6 +140,8 @@ public enum Aggregation {
             matchedPairs: matchedPairs, mcNemar: paired.mcNemar,
             oracleGainCaptured: captured,
             significant: deltaWER.significant || matchedPairs.significant, recognizer: customized.recognizer)
+        comparison.list = customized.list
+        return comparison
     }
 
     /// Paired bootstrap interval of the change in false alarms per hour between two systems' utterances, paired

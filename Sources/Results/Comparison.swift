@@ -10,6 +10,8 @@ public struct Comparison: Codable, Sendable, Equatable {
     /// The external recognizer both systems are of (its baseline against it customized with ``variant``); nil
     /// for PocketSphinx.
     public var recognizer: String?
+    /// The phrase list of a list system (``SystemResults/list``); nil for every other customization.
+    public var list: PhraseListUse?
     public var baseline: MetricSummary
     public var customized: MetricSummary
     /// The oracle system of this corpus, when one was decoded.
@@ -35,6 +37,14 @@ public struct Comparison: Codable, Sendable, Equatable {
     /// The WER change is significant: the ΔWER interval excludes 0 or MAPSSWE has p < 0.05, over at least
     /// ``Significance/minimumUtterances`` paired utterances.
     public var significant: Bool
+
+    /// `chess-full`, `chess-full @ whisper`, `chess-full/global @ whisper`: how reports and checks name it.
+    public var label: String { Self.label(variant, recognizer: recognizer, list: list?.name) }
+
+    /// How reports and checks name a customization: the variant, its phrase list's name, its recognizer.
+    public static func label(_ variant: String, recognizer: String?, list: String? = nil) -> String {
+        variant + (list.map { "/\($0)" } ?? "") + (recognizer.map { " @ \($0)" } ?? "")
+    }
 
     /// The paired utterances, when they are too few to judge the change (``Significance/minimumUtterances``).
     public var tooFewUtterances: Int? { Significance.tooFew(pairedUtterances) ? pairedUtterances : nil }

@@ -75,18 +75,25 @@ public struct RunResults: Codable, Sendable, Equatable {
     public func corpus(named name: String) -> CorpusInfo? { corpora.first { $0.name == name } }
 
     /// The system of `corpus` in `mode` (with `variant` for customized systems), decoded by PocketSphinx
-    /// or by the external `recognizer`.
+    /// or by the external `recognizer`, given the phrase list named `list` (``PhraseListUse/name``) for a list
+    /// system.
     public func system(
-        corpus: String, mode: SystemMode, variant: String? = nil, recognizer: String? = nil
+        corpus: String, mode: SystemMode, variant: String? = nil, recognizer: String? = nil, list: String? = nil
     ) -> SystemResults? {
         systems.first {
             $0.corpus == corpus && $0.mode == mode && $0.variant == variant && $0.recognizer == recognizer
+                && $0.list?.name == list
         }
     }
 
-    /// The comparison of `variant` against the baseline on `corpus`.
-    public func comparison(corpus: String, variant: String, recognizer: String? = nil) -> Comparison? {
-        comparisons.first { $0.corpus == corpus && $0.variant == variant && $0.recognizer == recognizer }
+    /// The comparison of `variant` (given the phrase list named `list`, for a list system) against the baseline on
+    /// `corpus`.
+    public func comparison(corpus: String, variant: String, recognizer: String? = nil, list: String? = nil)
+        -> Comparison?
+    {
+        comparisons.first {
+            $0.corpus == corpus && $0.variant == variant && $0.recognizer == recognizer && $0.list?.name == list
+        }
     }
 
     // MARK: Reading and writing

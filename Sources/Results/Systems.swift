@@ -10,6 +10,45 @@ public enum SystemMode: String, Codable, Sendable, Equatable, CaseIterable {
     case oracle
 }
 
+/// The phrase list a list system decoded with (an external recognizer's second lever): how Gambit derived it from
+/// the variant's terms ranked by their counts in its training data.
+public struct PhraseListUse: Codable, Sendable, Equatable, Hashable {
+    /// `global` (the variant's list, the same for every utterance) or `local` (each utterance's own: the variant's
+    /// terms its reference says, or its manifest's biasing list).
+    public var mode: String
+    /// Distractors asked for in each list (terms of other variants, or of a file).
+    public var distractors: Int
+    /// The recognizer's limit, in ``unit``.
+    public var limit: Int
+    /// `phrases` or `words`.
+    public var unit: String
+    /// Where distractors came from: `other variants' terms` or the file's path.
+    public var distractorSource: String
+    /// The variant's terms in the global list, after the cut; nil for a local list.
+    public var terms: Int?
+    /// Terms the variant boosts, before the cut.
+    public var termsBeforeCut: Int
+    /// The mean length of the lists given, distractors included (one list for a global system).
+    public var meanLength: Double
+
+    public init(
+        mode: String, distractors: Int, limit: Int, unit: String, distractorSource: String, terms: Int?,
+        termsBeforeCut: Int, meanLength: Double
+    ) {
+        self.mode = mode
+        self.distractors = distractors
+        self.limit = limit
+        self.unit = unit
+        self.distractorSource = distractorSource
+        self.terms = terms
+        self.termsBeforeCut = termsBeforeCut
+        self.meanLength = meanLength
+    }
+
+    /// `global`, `local+100`: what the suite wrote and keys and reports name.
+    public var name: String { mode + (distractors > 0 ? "+\(distractors)" : "") }
+}
+
 /// One corpus decoded in one mode (with one variant when customized): aggregates, every utterance, timing.
 public struct SystemResults: Codable, Sendable, Equatable {
     public var corpus: String
@@ -34,6 +73,8 @@ public struct SystemResults: Codable, Sendable, Equatable {
     /// lists (``UtteranceRecord/biasingList``); the same figures `gambit score` reports for the run's exported
     /// `trn/<corpus>.ref.tsv`.
     public var biasingLists: BiasingListSummary?
+    /// The phrase list a list system was given; nil for every other system.
+    public var list: PhraseListUse?
 
     public init(
         corpus: String, mode: SystemMode, variant: String? = nil, recognizer: String? = nil, metrics: SystemMetrics,
@@ -52,10 +93,12 @@ public struct SystemResults: Codable, Sendable, Equatable {
         self.biasingLists = biasingLists
     }
 
-    /// `corpus/mode`, `corpus/customized/variant`, `corpus/baseline@recognizer` or
-    /// `corpus/customized/variant@recognizer`: a unique, readable name.
+    /// `corpus/mode`, `corpus/customized/variant`, `corpus/baseline@recognizer`,
+    /// `corpus/customized/variant@recognizer` or, for a list system, `corpus/customized/variant/global@recognizer`:
+    /// a unique, readable name.
     public var key: String {
-        [corpus, mode.rawValue, variant].compactMap { $0 }.joined(separator: "/") + (recognizer.map { "@\($0)" } ?? "")
+        [corpus, mode.rawValue, variant, list?.name].compactMap { $0 }.joined(separator: "/")
+            + (recognizer.map { "@\($0)" } ?? "")
     }
 }
 

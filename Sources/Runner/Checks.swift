@@ -34,16 +34,16 @@ public enum Checks {
     static func boostedGainName(_ corpus: String, _ variant: String) -> String {
         "boosted-word gain: \(corpus) / \(variant)"
     }
-    static func customizationEffectName(_ variant: String, recognizer: String) -> String {
-        "customization took effect: \(label(variant, recognizer: recognizer))"
+    static func customizationEffectName(_ variant: String, recognizer: String, list: String? = nil) -> String {
+        "customization took effect: \(label(variant, recognizer: recognizer, list: list))"
     }
     static func privacyName(_ variant: String, recognizer: String) -> String {
         "private training data sent off the device: \(label(variant, recognizer: recognizer))"
     }
     /// A variant as a check names it: `chess-full`, or `chess-full @ pocketsphinx-pypi` for an external
     /// recognizer customized with it.
-    static func label(_ variant: String, recognizer: String?) -> String {
-        variant + (recognizer.map { " @ \($0)" } ?? "")
+    static func label(_ variant: String, recognizer: String?, list: String? = nil) -> String {
+        Comparison.label(variant, recognizer: recognizer, list: list)
     }
 
     /// ", 2 more word errors of 92 reference words": on a small corpus one word is more than the
@@ -182,7 +182,7 @@ public enum Checks {
             let referenceWords =
                 results.system(corpus: corpus.name, mode: .baseline, recognizer: comparison.recognizer)?
                 .metrics.rates.counts.referenceWords ?? 0
-            let variant = label(comparison.variant, recognizer: comparison.recognizer)
+            let variant = label(comparison.variant, recognizer: comparison.recognizer, list: comparison.list?.name)
             if corpus.role == .antiContext, referenceWords == 0 {
                 checks.append(
                     .skipped(
@@ -251,7 +251,9 @@ public enum Checks {
                     : "above the tolerance but not significant, so a warning: ") + message
         }
         var check = Check(
-            name: antiContextName(comparison.corpus, label(comparison.variant, recognizer: comparison.recognizer)),
+            name: antiContextName(
+                comparison.corpus,
+                label(comparison.variant, recognizer: comparison.recognizer, list: comparison.list?.name)),
             kind: .antiContext,
             passed: outcome.passed, measured: delta, threshold: antiContextTolerance, unit: "WER points",
             corpus: comparison.corpus, variant: comparison.variant, message: message)

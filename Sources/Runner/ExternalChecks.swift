@@ -16,11 +16,16 @@ extension Checks {
                 let systems = results.systems.filter {
                     $0.recognizer == recognizer.name && $0.mode == .customized && $0.variant == variant
                 }
-                guard !systems.isEmpty else { continue }
-                effects.append(
-                    effect(
-                        of: systems, in: results, variant: variant, recognizer: recognizer.name,
-                        preparation: customizations.first { $0.variant == variant }))
+                // The customization's systems first, then each phrase list's, in the order they were decoded.
+                var lists: [String?] = []
+                for system in systems where !lists.contains(system.list?.name) { lists.append(system.list?.name) }
+                for list in lists {
+                    effects.append(
+                        effect(
+                            of: systems.filter { $0.list?.name == list }, in: results, variant: variant,
+                            recognizer: recognizer.name, list: list,
+                            preparation: list == nil ? customizations.first { $0.variant == variant } : nil))
+                }
             }
             for customization in customizations where customization.privateDataSentOffDevice {
                 var check = Check(
@@ -38,10 +43,10 @@ extension Checks {
 
     /// Whether one recognizer's customization with one variant changed anything, over every corpus it decoded.
     static func effect(
-        of systems: [SystemResults], in results: RunResults, variant: String, recognizer: String,
+        of systems: [SystemResults], in results: RunResults, variant: String, recognizer: String, list: String? = nil,
         preparation: ExternalCustomizationInfo?
     ) -> Check {
-        let name = customizationEffectName(variant, recognizer: recognizer)
+        let name = customizationEffectName(variant, recognizer: recognizer, list: list)
         func check(_ passed: Bool, _ measured: Double?, _ message: String) -> Check {
             Check(
                 name: name, kind: .customizationEffect, passed: passed, measured: measured, threshold: 0,

@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 import Glibc
 import Hashing
@@ -37,16 +38,80 @@ extension Runner {
         }
     }
 
+    /// The variants a recognizer is given phrase lists of, in the suite's order.
+    static func listVariants(of recognizer: ExternalRecognizer, in suite: Suite) -> [Suite.Variant] {
+        guard let lever = recognizer.phraseLists, recognizer.transcripts == nil, suite.modes.contains(.customized)
+        else { return [] }
+        let corpora = suite.corpora.filter { recognizer.corpora?.contains($0.name) ?? true }
+        return suite.variants.filter { variant in
+            (lever.variants?.contains(variant.name) ?? true)
+                && corpora.contains { corpus in suite.variants(for: corpus).contains(variant) }
+        }
+    }
+
     /// Refuses, before anything is prepared or decoded, to hand private training data to a recognizer that runs
-    /// off the device, unless the suite allows it for that recognizer by name.
+    /// off the device (its customization, or a phrase list of its terms), unless the suite allows it for that
+    /// recognizer by name.
     func checkExternalPrivacy(_ data: [String: CustomLanguageModelData]) throws {
         for recognizer in suite.recognizers
         where !recognizer.onDevice && !(recognizer.customization?.allowPrivate ?? false) {
             for variant in Self.customizedVariants(of: recognizer, in: suite)
+                + Self.listVariants(of: recognizer, in: suite)
             where data[variant.name]?.isPrivate ?? false {
                 throw RunnerError.privateDataOffDevice(variant: variant.name, recognizer: recognizer.name)
             }
         }
+    }
+
+    /// Ranks each variant's terms for each recognizer that takes phrase lists, and gathers its distractor pool:
+    /// the lever's file, or every other variant's terms.
+    func preparePhraseLists(_ prepared: inout Prepared, data: [String: CustomLanguageModelData]) throws {
+        for recognizer in suite.recognizers {
+            guard let lever = recognizer.phraseLists else { continue }
+            let variants = Self.listVariants(of: recognizer, in: suite)
+            var pool: [String]? = nil
+            var source = "other variants' terms"
+            if let file = lever.distractorFile {
+                let url = URL(fileURLWithPath: file, relativeTo: suite.folder).standardizedFileURL
+                pool = try Self.distractorLines(url, recognizer: recognizer.name)
+                source = suite.reportedPath(url)
+            }
+            for variant in variants {
+                guard let training = data[variant.name], let artifact = prepared.artifacts[variant.name] else {
+                    continue
+                }
+                let others =
+                    pool
+                    ?? suite.variants.filter { $0.name != variant.name }.flatMap {
+                        prepared.artifacts[$0.name]?.manifest.boostedTerms ?? []
+                    }.sorted()
+                prepared.lists[RunPlan.externalKey(recognizer: recognizer.name, variant: variant.name)] =
+                    RunPlan.PreparedList(
+                        ranked: try PhraseList.ranked(artifact.manifest.boostedTerms, in: training).map(\.text),
+                        pool: others, poolSource: source,
+                        locale: training.locale.identifier.replacingOccurrences(of: "_", with: "-"),
+                        isPrivate: training.isPrivate)
+            }
+        }
+    }
+
+    /// The terms of a distractor file: one per line, blank lines and `#` comments skipped.
+    static func distractorLines(_ url: URL, recognizer: String) throws -> [String] {
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw RunnerError.distractorFile(
+                path: url.path, recognizer: recognizer, reason: FileSystemReason.reading(url, error))
+        }
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        let terms = lines.filter { !$0.isEmpty && !$0.hasPrefix("#") }.map {
+            WordTokenizer.tokenize($0).joined(separator: " ")
+        }
+        guard !terms.isEmpty else {
+            throw RunnerError.distractorFile(path: url.path, recognizer: recognizer, reason: "it holds no term")
+        }
+        return terms
     }
 
     /// Prepares every variant for every customized external recognizer, from the cache when it is there. A failed

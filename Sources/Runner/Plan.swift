@@ -4,6 +4,7 @@ import Foundation
 import LanguageModel
 import Recognition
 import Results
+import TrainingData
 
 /// What a run will decode, worked out before anything is decoded: every system (a corpus under the baseline, a
 /// variant, the oracle or an external recognizer), every keyed work item (one utterance under one system, with
@@ -31,6 +32,11 @@ public struct RunPlan: Sendable {
         public var preparationFailure: String?
         /// The file this system's transcripts are imported from (made outside the run); nil when it is decoded.
         public var importedFile: URL?
+        /// The phrase list of a list system (an external recognizer's ``PhraseListLever``); nil for every other.
+        public var list: PhraseListUse?
+        /// A local list system's terms (the variant's, ranked) and distractor pool, from which each utterance's own
+        /// list is drawn; nil for every other system.
+        var localList: PreparedList?
 
         /// A worker decodes its utterances: it is neither imported nor failed in its preparation.
         public var isDecoded: Bool { preparationFailure == nil && importedFile == nil }
@@ -41,6 +47,41 @@ public struct RunPlan: Sendable {
             let own = variant.map { "\(mode.rawValue) \($0.name)" } ?? mode.rawValue
             guard let external else { return own }
             return "external \(external.name)" + (variant == nil ? "" : " \(own)")
+                + (list.map { " with its \($0.name) phrase list" } ?? "")
+        }
+    }
+
+    /// What the plan needs of a variant to derive its phrase lists for one recognizer (``PhraseListLever``).
+    public struct PreparedList: Sendable, Equatable {
+        /// The variant's terms, ranked by their counts in its training data (``PhraseList/ranked(_:in:limits:)``).
+        public var ranked: [String]
+        /// Where distractors are drawn from: other variants' terms, or the lines of the lever's file.
+        public var pool: [String]
+        /// `other variants' terms` or the file, as the results say it.
+        public var poolSource: String
+        public var locale: String
+        /// The variant's private training data would go to a recognizer off the device.
+        public var isPrivate: Bool
+
+        public init(ranked: [String], pool: [String], poolSource: String, locale: String, isPrivate: Bool = false) {
+            self.ranked = ranked
+            self.pool = pool
+            self.poolSource = poolSource
+            self.locale = locale
+            self.isPrivate = isPrivate
+        }
+
+        /// The list of a system in `mode` under `lever`: global, the ranking cut at the limit plus distractors drawn
+        /// for the variant; local, the terms `entry` says (or its manifest's list) cut likewise, plus distractors
+        /// drawn for the utterance.
+        func list(_ mode: PhraseListLever.Mode, lever: PhraseListLever, variant: String, entry: CorpusEntry?) -> (
+            list: [String], terms: Int
+        ) {
+            let own = entry.map { $0.boosted ?? PhraseList.said(ranked, in: $0.text) } ?? ranked
+            let terms = PhraseList.cut(own, limit: lever.limit, countingWords: lever.countsWords)
+            let seed = variant + (entry.map { "/" + $0.id } ?? "")
+            let drawn = PhraseList.distractors(mode.distractors, from: pool, excluding: Set(ranked + terms), seed: seed)
+            return (PhraseList.mixed(terms, drawn, seed: seed), terms.count)
         }
     }
 
@@ -127,10 +168,11 @@ public struct RunPlan: Sendable {
     public static func make(
         suite: Suite, entries: [String: [CorpusEntry]], variants: [String: PreparedVariant],
         oracles: [String: LanguageModelConfiguration], audioHashes: [String: String], modelFingerprint: String,
-        externals: [String: PreparedExternal] = [:], shard: Shard? = nil, crashOnceForTesting: Set<String> = []
+        externals: [String: PreparedExternal] = [:], lists: [String: PreparedList] = [:], shard: Shard? = nil,
+        crashOnceForTesting: Set<String> = []
     ) throws -> RunPlan {
         let systems = Self.systems(
-            suite: suite, entries: entries, variants: variants, oracles: oracles, externals: externals)
+            suite: suite, entries: entries, variants: variants, oracles: oracles, externals: externals, lists: lists)
         var items: [Item] = []
         for (s, system) in systems.enumerated() {
             for (index, entry) in (entries[system.corpus.name] ?? []).enumerated() {
@@ -147,9 +189,18 @@ public struct RunPlan: Sendable {
                     var fingerprint = system.fingerprint
                     if var inputs = system.externalInputs {
                         inputs.boosted = entry.boosted
+                        if let local = system.localList, let lever = external.phraseLists,
+                            let mode = system.list.flatMap({ PhraseListLever.Mode($0.name) })
+                        {
+                            // A local list is the utterance's own, and its decode depends on it.
+                            inputs.list =
+                                local.list(mode, lever: lever, variant: system.variant?.name ?? "", entry: entry)
+                                .list
+                            fingerprint += "|list:" + ExternalCustomization.Inputs.jsonList(inputs.list ?? [])
+                        }
                         request.externalInputs = inputs
                         // A decode given the utterance's own list depends on it.
-                        if external.customization?.decode.contains(where: {
+                        if external.decodeCommand(inputs).contains(where: {
                             $0.contains(CommandPlaceholder.boosted.name)
                         }) ?? false {
                             fingerprint += "|boosted:" + ExternalCustomization.Inputs.jsonList(entry.boosted ?? [])
@@ -181,7 +232,8 @@ public struct RunPlan: Sendable {
     /// one's baseline, then each variant it is customized with).
     static func systems(
         suite: Suite, entries: [String: [CorpusEntry]], variants: [String: PreparedVariant],
-        oracles: [String: LanguageModelConfiguration], externals: [String: PreparedExternal] = [:]
+        oracles: [String: LanguageModelConfiguration], externals: [String: PreparedExternal] = [:],
+        lists: [String: PreparedList] = [:]
     ) -> [System] {
         var systems: [System] = []
         for corpus in suite.corpora {
@@ -218,6 +270,7 @@ public struct RunPlan: Sendable {
             for recognizer in suite.recognizers where recognizer.corpora?.contains(corpus.name) ?? true {
                 systems += externalSystems(
                     recognizer, corpus: corpus, suite: suite, variants: variants, externals: externals)
+                systems += listSystems(recognizer, corpus: corpus, suite: suite, entries: entries, lists: lists)
             }
         }
         return systems
@@ -252,6 +305,52 @@ public struct RunPlan: Sendable {
                         + customization.decode.joined(separator: "\u{1F}") + version + ":" + prepared.fingerprint,
                     terms: info.boostedTerms, external: recognizer, externalInputs: prepared.inputs,
                     preparationFailure: prepared.failure))
+        }
+        return systems
+    }
+
+    /// An external recognizer's list systems on one corpus (when it takes phrase lists and the suite decodes
+    /// customized systems): for each variant evaluated on the corpus that it is given lists of, one system per
+    /// mode of its ``PhraseListLever``.
+    static func listSystems(
+        _ recognizer: ExternalRecognizer, corpus: Suite.Corpus, suite: Suite, entries: [String: [CorpusEntry]],
+        lists: [String: PreparedList]
+    ) -> [System] {
+        guard suite.modes.contains(.customized), recognizer.transcripts == nil, let lever = recognizer.phraseLists
+        else { return [] }
+        let version = recognizer.version.map { ":version \($0)" } ?? ""
+        var systems: [System] = []
+        for variant in suite.variants(for: corpus) where lever.variants?.contains(variant.name) ?? true {
+            guard let prepared = lists[externalKey(recognizer: recognizer.name, variant: variant.name)] else {
+                continue
+            }
+            for mode in lever.modes {
+                let global = mode.kind == .global
+                let (list, terms) = prepared.list(mode, lever: lever, variant: variant.name, entry: nil)
+                let corpusEntries = entries[corpus.name] ?? []
+                let lengths =
+                    global
+                    ? [list.count]
+                    : corpusEntries.map {
+                        prepared.list(mode, lever: lever, variant: variant.name, entry: $0).list.count
+                    }
+                var system = System(
+                    corpus: corpus, mode: .customized, variant: variant, configuration: nil,
+                    fingerprint: "external-list:\(recognizer.name):\(recognizer.onDevice):"
+                        + lever.decode.joined(separator: "\u{1F}") + version + ":\(mode)"
+                        + (global ? ":" + ExternalCustomization.Inputs.jsonList(list) : ""),
+                    terms: prepared.ranked, external: recognizer,
+                    externalInputs: ExternalCustomization.Inputs(
+                        training: "", phrases: "", artifact: nil, weight: variant.weight, locale: prepared.locale,
+                        list: global ? list : []))
+                system.list = PhraseListUse(
+                    mode: mode.kind.rawValue, distractors: mode.distractors, limit: lever.limit,
+                    unit: lever.countsWords ? "words" : "phrases", distractorSource: prepared.poolSource,
+                    terms: global ? terms : nil, termsBeforeCut: prepared.ranked.count,
+                    meanLength: lengths.isEmpty ? 0 : Double(lengths.reduce(0, +)) / Double(lengths.count))
+                if !global { system.localList = prepared }
+                systems.append(system)
+            }
         }
         return systems
     }
@@ -300,12 +399,18 @@ public struct RunPlan: Sendable {
             checks.append(PlannedCheck(kind: .canary, name: Checks.canaryName(variant.name)))
         }
         for recognizer in suite.recognizers {
-            for variant in suite.variants
-            where systems.contains(where: { $0.external == recognizer && $0.variant?.name == variant.name }) {
-                checks.append(
-                    PlannedCheck(
-                        kind: .customizationEffect,
-                        name: Checks.customizationEffectName(variant.name, recognizer: recognizer.name)))
+            for variant in suite.variants {
+                var lists: [String?] = []
+                for system in systems where system.external == recognizer && system.variant?.name == variant.name {
+                    if !lists.contains(system.list?.name) { lists.append(system.list?.name) }
+                }
+                for list in lists {
+                    checks.append(
+                        PlannedCheck(
+                            kind: .customizationEffect,
+                            name: Checks.customizationEffectName(variant.name, recognizer: recognizer.name, list: list)
+                        ))
+                }
             }
         }
         for recognizer in suite.recognizers {
@@ -322,7 +427,7 @@ public struct RunPlan: Sendable {
         for system in systems
         where system.mode == .customized && (system.external != nil || suite.modes.contains(.baseline)) {
             let corpus = system.corpus.name
-            let variant = Checks.label(system.variant!.name, recognizer: system.external?.name)
+            let variant = Checks.label(system.variant!.name, recognizer: system.external?.name, list: system.list?.name)
             checks.append(
                 system.corpus.role == .antiContext
                     ? PlannedCheck(kind: .antiContext, name: Checks.antiContextName(corpus, variant))

@@ -185,6 +185,9 @@ public final class Runner {
         var externals: [String: RunPlan.PreparedExternal] = [:]
         /// What the results say of those, by recognizer.
         var externalCustomizations: [String: [ExternalCustomizationInfo]] = [:]
+        /// Each variant's terms and distractors for each recognizer that takes phrase lists, by
+        /// ``RunPlan/externalKey(recognizer:variant:)``.
+        var lists: [String: RunPlan.PreparedList] = [:]
     }
 
     /// Runs the suite: prepare, plan, execute (journaled under the output folder), assemble. The results are
@@ -366,6 +369,7 @@ public final class Runner {
             finished()
         }
         try prepareExternal(&prepared, data: data)
+        try preparePhraseLists(&prepared, data: data)
         finished(externals)
         guard suite.modes.contains(.oracle) else { return }
         let pronunciations = suite.variants.flatMap { data[$0.name]?.pronunciations ?? [] }
@@ -410,7 +414,7 @@ public final class Runner {
         return try RunPlan.make(
             suite: suite, entries: prepared.entries, variants: variants, oracles: prepared.oracles,
             audioHashes: prepared.audioHashes, modelFingerprint: modelFingerprint, externals: prepared.externals,
-            shard: options.shard,
+            lists: prepared.lists, shard: options.shard,
             crashOnceForTesting: options.crashOnceForTesting)
     }
 
@@ -521,7 +525,7 @@ public final class Runner {
             load = max(load, response.modelLoadSeconds)
             peak = max(peak, response.peakResidentMegabytes)
         }
-        return SystemResults(
+        var results = SystemResults(
             corpus: system.corpus.name, mode: system.mode, variant: system.variant?.name,
             recognizer: system.external?.name,
             metrics: SystemMetrics(
@@ -533,6 +537,8 @@ public final class Runner {
                 modelLoadSeconds: load, decodeWallSeconds: records.reduce(0) { $0 + $1.decodeSeconds },
                 peakResidentMegabytes: peak),
             failures: FailureCounts(records))
+        results.list = system.list
+        return results
     }
 
     /// What the results say of an external recognizer: its command (absolute paths, such as the adapter or a

@@ -283,6 +283,10 @@ public struct Suite: Sendable, Equatable {
                 "transcripts": .mapping([
                     "baseline": .value, "customized": .value, "variants": .value, "format": .value,
                 ]),
+                "phraseLists": .mapping([
+                    "decode": .value, "serve": .value, "limit": .value, "unit": .value, "modes": .value,
+                    "variants": .value, "distractors": .value,
+                ]),
             ])),
         "streaming": .mapping(["utterances": .value, "chunkMilliseconds": .value]),
         "decoder": .mapping(Dictionary(uniqueKeysWithValues: DecoderSettings.settings.map { ($0.name, .value) })),
@@ -392,6 +396,8 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
     case exportFolderNotEmpty(path: String)
     /// A recognizer's imported transcript file cannot be used.
     case importedTranscripts(recognizer: String, file: String, message: String)
+    /// A phrase list's distractor file cannot be read, or holds no term.
+    case distractorFile(path: String, recognizer: String, reason: String)
 
     /// A user's name or id as a message prints it: control characters escaped (see ``PrintedName``).
     private static func name(_ text: String) -> String { PrintedName.escaped(text) }
@@ -450,6 +456,8 @@ public enum RunnerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .importedTranscripts(let recognizer, let file, let message):
             // A parser's message names the file and line itself.
             "recognizer \(Self.name(recognizer)): " + (message.hasPrefix(file + ":") ? message : "\(file): \(message)")
+        case .distractorFile(let path, let recognizer, let reason):
+            "recognizer \(Self.name(recognizer)): the phrase list's distractor file \(path): \(reason)"
         case .privateDataOffDevice(let variant, let recognizer):
             "variant \(Self.name(variant))'s training data is private (private: true) and recognizer \(Self.name(recognizer)) runs off the "
                 + "device (onDevice: false): Gambit will not send it there. Leave \(Self.name(variant)) out of the recognizer's "

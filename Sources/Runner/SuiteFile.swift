@@ -167,6 +167,17 @@ struct SuiteFile: Decodable {
         var customization: Lined<CustomizationFields>?
         var transcripts: Lined<TranscriptFields>?
         var serve: Lined<TextOrList>?
+        var phraseLists: Lined<PhraseListFields>?
+    }
+
+    struct PhraseListFields: Decodable {
+        var decode: Lined<TextOrList>?
+        var serve: Lined<TextOrList>?
+        var limit: Lined<String>?
+        var unit: Lined<String>?
+        var modes: Lined<[Lined<String>]>?
+        var variants: Lined<[Lined<String>]>?
+        var distractors: Lined<String>?
     }
 
     struct TranscriptFields: Decodable {

@@ -188,19 +188,27 @@ struct SuiteReader {
             customization: try customization(fields.customization, variants: variants))
         recognizer.transcripts = try transcripts(fields.transcripts, variants: variants)
         recognizer.serve = fields.serve == nil ? nil : try self.command(fields.serve, "serve")
+        recognizer.phraseLists = try phraseLists(fields.phraseLists, variants: variants)
         if let problem = recognizer.problem {
             let customization = fields.customization?.value
+            let lists = fields.phraseLists?.value
             let line =
-                problem.hasPrefix("the serve command")
-                ? fields.serve?.line
-                : problem.hasPrefix("the customized serve command")
-                    ? customization?.serve?.line
-                    : problem.hasPrefix("\(CommandPlaceholder.Command.baseline) ")
-                        ? fields.command?.line
-                        : problem.hasPrefix("\(CommandPlaceholder.Command.prepare)")
-                            ? customization?.prepare?.line
-                            : problem.hasPrefix("\(CommandPlaceholder.Command.decode(withPrepare: false))")
-                                ? customization?.decode?.line : nil
+                problem.hasPrefix("the phrase-list serve command")
+                ? lists?.serve?.line
+                : problem.hasPrefix("\(CommandPlaceholder.Command.list)")
+                    ? lists?.decode?.line
+                    : problem.hasPrefix("the phrase list")
+                        ? fields.phraseLists?.line
+                        : problem.hasPrefix("the serve command")
+                            ? fields.serve?.line
+                            : problem.hasPrefix("the customized serve command")
+                                ? customization?.serve?.line
+                                : problem.hasPrefix("\(CommandPlaceholder.Command.baseline) ")
+                                    ? fields.command?.line
+                                    : problem.hasPrefix("\(CommandPlaceholder.Command.prepare)")
+                                        ? customization?.prepare?.line
+                                        : problem.hasPrefix("\(CommandPlaceholder.Command.decode(withPrepare: false))")
+                                            ? customization?.decode?.line : nil
             throw fail(line ?? fields.customization?.line ?? fields.transcripts?.line ?? item.line, problem)
         }
         // Last, so that a command's placeholders are judged before whether its program is there.
@@ -276,6 +284,7 @@ struct SuiteReader {
         for (key, field) in [
             ("command", fields.command), ("prepare", customization?.prepare), ("decode", customization?.decode),
             ("serve", fields.serve), ("serve", customization?.serve),
+            ("decode", fields.phraseLists?.value?.decode), ("serve", fields.phraseLists?.value?.serve),
         ] {
             // A program made of a placeholder is known only when the command runs.
             guard let field, let program = try command(field, key).first, !program.contains("{") else { continue }
@@ -315,6 +324,53 @@ struct SuiteReader {
         case .text(let text)?: text.split(whereSeparator: \.isWhitespace).first.map(String.init)
         case nil: nil
         }
+    }
+
+    /// A recognizer's `phraseLists:`: how it is given the phrase lists Gambit derives; nil when it takes none.
+    func phraseLists(_ field: Lined<SuiteFile.PhraseListFields>?, variants: [String]) throws -> PhraseListLever? {
+        guard let field else { return nil }
+        guard let fields = field.value else {
+            throw fail(
+                field.line,
+                "'phraseLists' must be a mapping with decode, limit and modes (and serve, unit, variants, distractors)"
+                    + given(field.written))
+        }
+        guard fields.decode != nil else {
+            throw fail(
+                field.line,
+                "missing key 'decode' (the command of a decode given a list, with \(CommandPlaceholder.audio.name) "
+                    + "and \(CommandPlaceholder.list.name))")
+        }
+        let limitText = try string(fields.limit, "limit", in: field.line)!
+        guard let limit = Int(limitText), limit >= 1 else {
+            throw fail(fields.limit?.line, mismatch("limit", "'\(limitText)'"))
+        }
+        var countsWords = false
+        if let unit = try string(fields.unit, "unit", in: field.line, required: false) {
+            guard unit == "phrases" || unit == "words" else {
+                throw fail(fields.unit?.line, mismatch("unit", "'\(unit)'"))
+            }
+            countsWords = unit == "words"
+        }
+        guard let modeField = fields.modes else { throw fail(field.line, "missing key 'modes'") }
+        let modesExpected =
+            "the phrase list's 'modes' must be a list of global, local, global+N or local+N (N distractors)"
+        guard let written = modeField.value else {
+            throw fail(modeField.line, modesExpected + given(modeField.written))
+        }
+        var modes: [PhraseListLever.Mode] = []
+        for item in written {
+            guard let text = item.value, let mode = PhraseListLever.Mode(text) else {
+                throw fail(item.line, modesExpected + given(item.written ?? item.value.map { "'\($0)'" }))
+            }
+            modes.append(mode)
+        }
+        var lever = PhraseListLever(
+            decode: try command(fields.decode, "decode"), limit: limit, countsWords: countsWords, modes: modes)
+        lever.serve = fields.serve == nil ? nil : try command(fields.serve, "serve")
+        lever.variants = try checkedNames(fields.variants, of: "variant", known: Set(variants))
+        lever.distractorFile = try string(fields.distractors, "distractors", in: field.line, required: false)
+        return lever
     }
 
     /// A recognizer's `customization:`: how it is prepared and decoded with a variant; nil when it has none.
@@ -462,6 +518,7 @@ struct SuiteReader {
             "timeout": "a number of seconds", "prepareTimeout": "a number of seconds",
             "utterances": "a whole number", "chunkMilliseconds": "a whole number of milliseconds",
             "role": "domain or anti-context", "cache": "output or user", "format": "jsonl, trn, ctm or kaldi",
+            "limit": "a whole number of at least 1", "unit": "phrases or words",
         ]
     ) { expected, setting in expected[setting.name] = setting.accepts }
 

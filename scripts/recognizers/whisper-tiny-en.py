@@ -2,7 +2,7 @@
 """An external recognizer for Gambit: Whisper tiny.en through faster-whisper 1.2.1, customized by its prompt.
 
     whisper-tiny-en.py prepare --training EXPORT.json --phrases PHRASES.json --artifact DIR [--lever L] [--budget N]
-    whisper-tiny-en.py decode AUDIO [--artifact DIR]
+    whisper-tiny-en.py decode AUDIO [--artifact DIR | --list JSON]
     whisper-tiny-en.py serve [--artifact DIR]
     whisper-tiny-en.py version
 
@@ -20,6 +20,11 @@ prompt (faster-whisper cuts a longer one), counted with the model's own tokenize
 graphemes of the training data (words the team flagged as hard to say) come first. It says what it kept and
 what it dropped, and why, in prompt.json and on standard output. Whisper has no other customization lever: the
 variant's weight is not used.
+
+decode --list takes a phrase list Gambit derived instead of an artifact (a suite's phraseLists:, the second
+lever): a JSON list of terms, written as the prompt in the list's order, comma-separated, up to the first term
+that would pass the 223-token budget. serve takes it with each request, as placeholders["{list}"]. An empty
+list decodes without a prompt, as the baseline does, and says "applied": it is what the list system gave.
 
 decode and serve answer {"transcript": …, "words": [{"word", "start", "end", "confidence"}], "customization": …}:
 word times from the model's word timestamps (cross-attention alignment), confidence its word probability.
@@ -280,8 +285,26 @@ class Recognizer:
         self.beam = beam
         self.tokens_per_second = tokens_per_second
         self.prompt, self.lever, self.use, self.reason = None, None, None, None
+        self.folder, self.tokenizer, self.list_prompts = folder, None, {}
         if artifact is not None:
             self._load_artifact(artifact)
+
+    def list_prompt(self, terms):
+        """The prompt of a phrase list: its terms in order, up to the first that would pass the budget."""
+        if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
+            raise InputError("the list must be a JSON list of strings")
+        key = "\u001f".join(terms)
+        if key not in self.list_prompts:
+            if self.tokenizer is None:
+                self.tokenizer = load_tokenizer(self.folder)
+            kept = []
+            for term in (t.strip() for t in terms):
+                if term and prompt_tokens(self.tokenizer, ", ".join(kept + [term])) > PROMPT_BUDGET:
+                    break
+                if term:
+                    kept.append(term)
+            self.list_prompts[key] = ", ".join(kept)
+        return self.list_prompts[key]
 
     def _load_artifact(self, artifact):
         try:
@@ -298,12 +321,16 @@ class Recognizer:
             return
         self.prompt, self.lever, self.use = prompt, lever, "applied"
 
-    def decode(self, path):
+    def decode(self, path, terms=None):
+        """Decodes one file with the artifact's prompt, or with the prompt of the phrase list `terms` when given."""
         audio = read_audio(path)
         options = {}
-        if self.prompt is not None:
+        prompt, lever, use = self.prompt, self.lever, self.use
+        if terms is not None:
+            prompt, lever, use = self.list_prompt(terms) or None, "prompt", "applied"
+        if prompt is not None:
             # As the sequential decoder encodes a prompt: with a leading space (the budget was counted so).
-            options["initial_prompt" if self.lever == "prompt" else "hotwords"] = " " + self.prompt.strip()
+            options["initial_prompt" if lever == "prompt" else "hotwords"] = " " + prompt.strip()
         if self.tokens_per_second > 0:
             window = min(len(audio) / 16000.0, 30.0)
             options["max_new_tokens"] = math.ceil(self.tokens_per_second * window) + 16
@@ -326,16 +353,29 @@ class Recognizer:
                     words.append({"word": text, "start": round(float(w.start), 2), "end": round(float(w.end), 2),
                                   "confidence": round(min(max(float(w.probability), 0.0), 1.0), 4)})
         result = {"transcript": " ".join(t for t in texts if t), "words": words}
-        if self.use is not None:
-            result["customization"] = self.use
-        if self.reason is not None:
+        if use is not None:
+            result["customization"] = use
+        if self.reason is not None and terms is None:
             result["reason"] = self.reason
         return result
 
 
+def parse_list(text, what):
+    try:
+        terms = json.loads(text)
+    except ValueError as e:
+        raise InputError(f"{what} is not JSON: {e}")
+    if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
+        raise InputError(f"{what} must be a JSON list of strings")
+    return terms
+
+
 def decode(args):
+    if args.list is not None and args.artifact is not None:
+        raise InputError("give --artifact or --list, not both")
+    terms = None if args.list is None else parse_list(args.list, "--list")
     recognizer = Recognizer(args.artifact, args.beam, args.compute_type, args.threads, args.tokens_per_second)
-    print(json.dumps(recognizer.decode(args.audio), ensure_ascii=False))
+    print(json.dumps(recognizer.decode(args.audio, terms), ensure_ascii=False))
 
 
 def serve(args):
@@ -346,7 +386,9 @@ def serve(args):
     for line in sys.stdin:
         try:
             request = json.loads(line)
-            answer = recognizer.decode(request["audio"])
+            listed = (request.get("placeholders") or {}).get("{list}")
+            terms = None if listed is None else parse_list(listed, "the request's {list}")
+            answer = recognizer.decode(request["audio"], terms)
         except (InputError, ValueError, KeyError, TypeError) as e:
             answer = {"error": str(e)}
         sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
@@ -380,6 +422,7 @@ def main(argv):
                    help=f"prompt budget in the model's tokens (default and most {PROMPT_BUDGET})")
     d = sub.add_parser("decode", help="transcribe one audio file")
     d.add_argument("audio")
+    d.add_argument("--list", help="a phrase list as a JSON list of terms, written as the prompt (no --artifact)")
     add_decoding_flags(d)
     v = sub.add_parser("serve", help="stay loaded: one JSON request per line on standard input, one answer each")
     add_decoding_flags(v)

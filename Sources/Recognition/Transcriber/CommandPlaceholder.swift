@@ -16,6 +16,8 @@ public struct CommandPlaceholder: Sendable {
     public var decode: Use
     /// Whether the baseline (uncustomized) decode command may use it.
     public var baseline: Use
+    /// Whether a phrase-list decode command (``PhraseListLever``) may use it.
+    public var list: Use = .no
     /// Its value; nil when the command is run without it.
     let value: @Sendable (_ inputs: ExternalCustomization.Inputs?, _ audio: String?) -> String?
 
@@ -36,12 +38,14 @@ public struct CommandPlaceholder: Sendable {
         case baseline
         case prepare
         case decode(withPrepare: Bool)
+        case list
 
         public var description: String {
             switch self {
             case .baseline: "the command"
             case .prepare: "the prepare command"
             case .decode: "the customized decode command"
+            case .list: "the phrase-list decode command"
             }
         }
     }
@@ -52,19 +56,28 @@ public struct CommandPlaceholder: Sendable {
         case .baseline: baseline
         case .prepare: prepare
         case .decode(let withPrepare): decode == .withPrepare ? (withPrepare ? .yes : .no) : decode
+        case .list: list
         }
     }
 
     /// The audio file: every decode command's own argument.
     public static let audio = CommandPlaceholder(
-        name: "{audio}", becomes: "the audio file", prepare: .no, decode: .required, baseline: .required
+        name: "{audio}", becomes: "the audio file", prepare: .no, decode: .required, baseline: .required,
+        list: .required
     ) { _, audio in audio }
 
     /// The utterance's biasing list: a decode given it depends on the utterance's list.
     public static let boosted = CommandPlaceholder(
         name: "{boosted}", becomes: "the utterance's biasing list from the manifest, as a JSON list (`[]` without one)",
-        prepare: .no, decode: .yes, baseline: .no
+        prepare: .no, decode: .yes, baseline: .no, list: .yes
     ) { inputs, _ in inputs.map { ExternalCustomization.Inputs.jsonList($0.boosted ?? []) } }
+
+    /// The phrase list Gambit derived for a list system and utterance: a decode given it depends on it.
+    public static let list = CommandPlaceholder(
+        name: "{list}",
+        becomes: "the phrase list Gambit derived for the system (and, for a local list, the utterance), as a JSON list",
+        prepare: .no, decode: .no, baseline: .no, list: .required
+    ) { inputs, _ in inputs?.list.map { ExternalCustomization.Inputs.jsonList($0) } }
 
     /// Every placeholder, in the order the documentation lists them.
     public static let all: [CommandPlaceholder] = [
@@ -86,10 +99,11 @@ public struct CommandPlaceholder: Sendable {
         ) { inputs, _ in inputs.map { "\($0.weight)" } },
         CommandPlaceholder(
             name: "{locale}", becomes: "the training data's locale (`en-US`)", prepare: .yes, decode: .yes,
-            baseline: .no
+            baseline: .no, list: .yes
         ) { inputs, _ in inputs?.locale },
         audio,
         boosted,
+        list,
     ]
 
     /// The placeholders `command` may use.
@@ -114,7 +128,8 @@ public struct CommandPlaceholder: Sendable {
         guard let program = arguments.first, !program.isEmpty else { return "\(what) is empty" }
         let allowed = allowed(in: command)
         for required in allowed where required.use(in: command) == .required && !arguments.contains(required.name) {
-            return "\(what) must pass the audio path as the argument \(required.name)"
+            return "\(what) must pass \(required.name == audio.name ? "the audio path" : "the list") as the argument "
+                + required.name
         }
         for argument in arguments {
             for name in names(in: argument) where !allowed.contains(where: { $0.name == name }) {

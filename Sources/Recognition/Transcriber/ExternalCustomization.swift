@@ -52,10 +52,13 @@ public struct ExternalCustomization: Sendable, Hashable, Codable {
         public var locale: String
         /// The utterance's biasing list; nil when the manifest gives none.
         public var boosted: [String]?
+        /// The phrase list of a list system (``PhraseListLever``), for this utterance; nil for any other decode,
+        /// which its presence tells apart: a decode given a list runs the list command.
+        public var list: [String]?
 
         public init(
             training: String, phrases: String, artifact: String?, weight: Double, locale: String,
-            boosted: [String]? = nil
+            boosted: [String]? = nil, list: [String]? = nil
         ) {
             self.training = training
             self.phrases = phrases
@@ -63,6 +66,7 @@ public struct ExternalCustomization: Sendable, Hashable, Codable {
             self.weight = weight
             self.locale = locale
             self.boosted = boosted
+            self.list = list
         }
 
         /// Words as one JSON list, what `{boosted}` becomes.

@@ -34,6 +34,8 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
     /// each with one line in ``command``'s output shape (``ServedDecoding``); nil when every decode starts
     /// ``command``.
     public var serve: [String]?
+    /// How the recognizer is given a phrase list Gambit derives (its second lever); nil when it takes none.
+    public var phraseLists: PhraseListLever?
 
     public init(
         name: String, command: [String], onDevice: Bool, timeoutSeconds: Double = 120, corpora: [String]? = nil,
@@ -53,7 +55,7 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
     /// (``CommandPlaceholder``; the baseline command gets the audio path only).
     public var problem: String? {
         if transcripts != nil {
-            return command.isEmpty && customization == nil
+            return command.isEmpty && customization == nil && phraseLists == nil
                 ? nil : "a recognizer gives either 'transcripts' (made elsewhere) or 'command' (run here), not both"
         }
         if let problem = CommandPlaceholder.problem(of: command, as: .baseline) { return problem }
@@ -63,7 +65,16 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
         {
             return problem
         }
-        return customization?.problem
+        if let problem = customization?.problem { return problem }
+        return phraseLists?.problem
+    }
+
+    /// The decode command for `inputs`: the baseline's without them, the list command's for a list system's, else
+    /// the customization's.
+    public func decodeCommand(_ inputs: ExternalCustomization.Inputs?) -> [String] {
+        guard let inputs else { return command }
+        if inputs.list != nil, let phraseLists { return phraseLists.decode }
+        return customization?.decode ?? command
     }
 
     /// What the command printed for one utterance.
@@ -90,7 +101,7 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
     public func transcribe(_ audio: URL, audioSeconds: Double, inputs: ExternalCustomization.Inputs? = nil) throws
         -> Output
     {
-        let template = inputs == nil ? command : customization?.decode ?? command
+        let template = decodeCommand(inputs)
         let values = CommandPlaceholder.values(inputs, audio: audio.path)
         var arguments = template.map { CommandPlaceholder.substitute($0, values) }
         if !arguments[0].contains("/") { arguments.insert("/usr/bin/env", at: 0) }

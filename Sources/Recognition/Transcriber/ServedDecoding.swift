@@ -14,11 +14,13 @@ import Foundation
 /// stopped and the utterance fails; each start is a model load in the results.
 enum ServedDecoding {
     /// Why a serve command cannot be used as `command`'s long-lived form, or nil: it names a program and uses only
-    /// placeholders `command` may use, but not `{audio}` or `{boosted}`, which change with every request.
+    /// placeholders `command` may use, but not the audio or the lists, which change with every request.
     static func problem(of arguments: [String], as command: CommandPlaceholder.Command) -> String? {
-        let what = command == .baseline ? "the serve command" : "the customized serve command"
+        let what =
+            command == .baseline
+            ? "the serve command" : command == .list ? "the phrase-list serve command" : "the customized serve command"
         guard let program = arguments.first, !program.isEmpty else { return "\(what) is empty" }
-        let perRequest = [CommandPlaceholder.audio.name, CommandPlaceholder.boosted.name]
+        let perRequest = [CommandPlaceholder.audio.name, CommandPlaceholder.boosted.name, CommandPlaceholder.list.name]
         let allowed = CommandPlaceholder.allowed(in: command).map(\.name).filter { !perRequest.contains($0) }
         for argument in arguments {
             for name in CommandPlaceholder.names(in: argument) where !allowed.contains(name) {
@@ -41,7 +43,9 @@ extension ExternalRecognizer {
     /// The served program for a decode given `inputs` (nil for the baseline), its placeholders filled in; nil when
     /// that decode has no long-lived form. Requests with the same command go to the same process.
     public func servedCommand(inputs: ExternalCustomization.Inputs?) -> [String]? {
-        guard let template = inputs == nil ? serve : customization?.serve else { return nil }
+        let template =
+            inputs == nil ? serve : inputs?.list != nil ? phraseLists.flatMap { $0.serve } : customization?.serve
+        guard let template else { return nil }
         let values = CommandPlaceholder.values(inputs, audio: nil)
         var arguments = template.map { CommandPlaceholder.substitute($0, values) }
         if !arguments[0].contains("/") { arguments.insert("/usr/bin/env", at: 0) }

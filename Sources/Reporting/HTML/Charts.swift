@@ -102,7 +102,7 @@ enum Charts {
     static func gains(_ results: RunResults) -> String {
         var rows: [(metric: String, interval: BootstrapInterval?)] = []
         for c in results.comparisons {
-            rows.append(("\(c.corpus) · \(c.variant)" + (c.recognizer.map { " @ \($0)" } ?? ""), nil))
+            rows.append(("\(c.corpus) · \(c.label)", nil))
             rows.append(("WER", c.deltaWER))
             if let b = c.deltaBoostedWER { rows.append(("B-WER", b)) }
             if let u = c.deltaUnboostedWER { rows.append(("U-WER", u)) }

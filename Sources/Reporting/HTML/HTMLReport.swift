@@ -215,6 +215,7 @@ public struct HTMLReport: Sendable {
                     out += comparisonRow(
                         c,
                         name: "\(e(name)) <span class=\"sub\">customized</span> \(e(c.variant))"
+                            + (c.list.map { " <span class=\"sub\">\(e($0.name)) list</span>" } ?? "")
                             + (isPrivate ? " <span class=\"tag private\">private</span>" : ""),
                         color: Charts.externalColor)
                 }
@@ -227,7 +228,7 @@ public struct HTMLReport: Sendable {
             }
             for c in comparisons {
                 out +=
-                    "<p class=\"note\">\(e(c.variant + (c.recognizer.map { " @ \($0)" } ?? ""))): MAPSSWE p \(Format.decimal(c.matchedPairs.pValue, digits: 4)) "
+                    "<p class=\"note\">\(e(c.label)): MAPSSWE p \(Format.decimal(c.matchedPairs.pValue, digits: 4)) "
                     + "(\(c.matchedPairs.segments) segments) · McNemar p \(Format.decimal(c.mcNemar.pValue, digits: 4)) · "
                     + "\(c.pairedUtterances) paired utterances · "
                     + (c.significant ? "<span class=\"sig\">significant ✱</span>" : e(c.verdict)) + "</p>"
@@ -509,7 +510,8 @@ public struct HTMLReport: Sendable {
         for c in results.comparisons {
             guard
                 let customized = results.system(
-                    corpus: c.corpus, mode: .customized, variant: c.variant, recognizer: c.recognizer),
+                    corpus: c.corpus, mode: .customized, variant: c.variant, recognizer: c.recognizer,
+                    list: c.list?.name),
                 let keywords = customized.metrics.keywords
             else { continue }
             let baseline = results.system(corpus: c.corpus, mode: .baseline, recognizer: c.recognizer)?.metrics.keywords
@@ -519,7 +521,7 @@ public struct HTMLReport: Sendable {
             }
             guard rows.count > 1 else { continue }
             any = true
-            let heading = c.variant + (c.recognizer.map { " @ \($0)" } ?? "")
+            let heading = c.label
             out += "<div class=\"card\"><div class=\"card-head\"><h3>\(e(heading)) on \(e(c.corpus))</h3>"
             out += "<span class=\"sub\">scored by position: heard only where the reference has it · "
             out += "baseline → customized</span></div>"

@@ -1,0 +1,160 @@
+import Foundation
+import GambitTestSupport
+import Recognition
+import Results
+import Runner
+import RunnerTestSupport
+import Testing
+
+/// The second lever: a recognizer given the phrase list Gambit derives from a variant (its terms ranked by their
+/// counts in the training data, cut at the recognizer's limit, with distractors drawn in), globally or per
+/// utterance, each list a system of its own compared with the recognizer's baseline.
+@Suite("Phrase lists", .serialized)
+struct PhraseListTests {
+    /// Training data whose rare words are counted by hand below: albin 30 + 5, winawer 20, najdorf 12, taimanov 8,
+    /// grob 2 (each among common words, so each is a term of its own).
+    static let openings = """
+        locale: en-US
+        identifier: com.example.openings
+        version: "1"
+        phrases:
+          - {phrase: "play the albin", count: 30}
+          - {phrase: "the albin again", count: 5}
+          - {phrase: "play the winawer", count: 20}
+          - {phrase: "play the najdorf", count: 12}
+          - {phrase: "play the taimanov", count: 8}
+          - {phrase: "play the grob", count: 2}
+
+        """
+
+    /// A stand-in list-taking recognizer: it logs each list it is given with the audio's name, and hears the list's
+    /// first entry (the baseline, and an empty list, hear "play the album counter gambit").
+    static func adapter(in folder: URL) throws -> (script: URL, log: URL) {
+        let script = folder.appendingPathComponent("lister.py")
+        let log = folder.appendingPathComponent("lists.log")
+        try """
+        #!/usr/bin/python3
+        import json, os, sys
+        args = sys.argv[1:]
+        answer = {"transcript": "play the album counter gambit"}
+        if "--list" in args:
+            given = json.loads(args[args.index("--list") + 1])
+            with open(\(String(reflecting: log.path)), "a") as f:
+                f.write(json.dumps({"audio": os.path.basename(args[1]), "list": given}) + "\\n")
+            if given: answer = {"transcript": "play the " + given[0], "customization": "applied"}
+        print(json.dumps(answer))
+        """.write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        return (script, log)
+    }
+
+    /// The MiniSuite with the `openings` variant beside chess-seed and the stand-in recognizer, given `modes`.
+    static func suite(modes: String, limit: Int = 3) throws -> (MiniSuite, log: URL) {
+        let base = try MiniSuite()
+        let (script, log) = try adapter(in: base.folder)
+        try openings.write(to: base.folder.appendingPathComponent("openings.yaml"), atomically: true, encoding: .utf8)
+        try "# openings nobody says\nzugzwang\nfianchetto\nluft\nhypermodern\n".write(
+            to: base.folder.appendingPathComponent("distractors.txt"), atomically: true, encoding: .utf8)
+        var text = try String(contentsOf: base.suiteFile, encoding: .utf8)
+        text = text.replacingOccurrences(
+            of: "variants:\n", with: "variants:\n  - {name: openings, training: openings.yaml}\n")
+        text += """
+            recognizers:
+              - name: lister
+                command: ["\(script.path)", decode, "{audio}"]
+                onDevice: true
+                corpora: [chess]
+                phraseLists:
+                  decode: ["\(script.path)", decode, "{audio}", --list, "{list}"]
+                  limit: \(limit)
+                  modes: [\(modes)]
+                  variants: [openings]
+                  distractors: distractors.txt
+
+            """
+        try text.write(to: base.suiteFile, atomically: true, encoding: .utf8)
+        return (base, log)
+    }
+
+    /// Each list the recognizer was given, by audio file name, in the order given.
+    static func lists(_ log: URL) throws -> [(audio: String, list: [String])] {
+        try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { line in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return (try #require(object["audio"] as? String), try #require(object["list"] as? [String]))
+        }
+    }
+
+    @Test("A list system gets the top terms by count up to the limit, plus the distractors asked for")
+    func derivedLists() throws {
+        let (suite, log) = try Self.suite(modes: "global, local, global+2")
+        let results = try suite.run()
+        let given = try Self.lists(log)
+        // 8 chess utterances under each of the three list systems.
+        #expect(given.count == 24)
+        let top = ["albin", "winawer", "najdorf"]
+        let global = given.filter { $0.list.count == 3 }
+        #expect(global.count == 8 && global.allSatisfy { $0.list == top }, "\(given.map(\.list))")
+        // Two distractors from the file, drawn in among the terms; the same two for every utterance.
+        let withDistractors = given.filter { $0.list.count == 5 }
+        #expect(withDistractors.count == 8)
+        let drawn = Set(try #require(withDistractors.first).list).subtracting(top)
+        #expect(drawn.count == 2 && drawn.isSubset(of: ["zugzwang", "fianchetto", "luft", "hypermodern"]))
+        #expect(withDistractors.allSatisfy { Set($0.list) == Set(top).union(drawn) })
+        // Local: each utterance's list holds the variant's terms its reference says, and nothing else.
+        let local = given.filter { $0.list.count < 3 }
+        #expect(local.count == 8)
+        for (audio, list) in local {
+            let expected: [String] =
+                audio.hasPrefix("chess-0") ? ["albin"] : audio.hasPrefix("chess-1") ? ["winawer"] : []
+            #expect(list == expected, "\(audio)")
+        }
+
+        let system = try #require(
+            results.system(
+                corpus: "chess", mode: .customized, variant: "openings", recognizer: "lister", list: "global")
+        )
+        #expect(system.key == "chess/customized/openings/global@lister")
+        let use = try #require(system.list)
+        #expect(use.mode == "global" && use.distractors == 0 && use.limit == 3 && use.unit == "phrases")
+        #expect(use.terms == 3 && use.termsBeforeCut == 5 && use.meanLength == 3)
+        #expect(use.distractorSource == "distractors.txt")
+        let localUse = try #require(
+            results.system(
+                corpus: "chess", mode: .customized, variant: "openings", recognizer: "lister", list: "local")?
+                .list)
+        #expect(localUse.mode == "local" && localUse.terms == nil && localUse.meanLength == 0.5)
+        let plus = try #require(
+            results.system(
+                corpus: "chess", mode: .customized, variant: "openings", recognizer: "lister", list: "global+2")?.list)
+        #expect(plus.distractors == 2 && plus.meanLength == 5)
+        // Each list system is compared with the recognizer's own baseline, and checked under its own name.
+        for name in ["global", "local", "global+2"] {
+            let comparison = try #require(
+                results.comparison(corpus: "chess", variant: "openings", recognizer: "lister", list: name))
+            #expect(comparison.pairedUtterances == 8 && comparison.list?.name == name)
+            #expect(results.checks.contains { $0.name == "boosted-word gain: chess / openings/\(name) @ lister" })
+            let effect = try #require(
+                results.checks.first { $0.name == "customization took effect: openings/\(name) @ lister" })
+            #expect(effect.passed, "\(effect.message)")
+        }
+        // The recognizer is not customized otherwise, and PocketSphinx's own systems are untouched.
+        #expect(results.system(corpus: "chess", mode: .customized, variant: "openings", recognizer: "lister") == nil)
+        #expect(results.comparison(corpus: "chess", variant: "openings")?.list == nil)
+        let (plan, journaled) = try suite.plan()
+        #expect(plan.checks.map(\.name) == results.checks.map(\.name))
+        #expect(plan.items.allSatisfy { journaled.contains($0.request.key) })
+    }
+
+    @Test("A phrase list the suite writes wrong is refused with its line")
+    func badLever() throws {
+        let (suite, _) = try Self.suite(modes: "global, nearby")
+        let error = try #require(throws: RunnerError.self) { try Suite.load(suite.suiteFile) }
+        #expect("\(error)".contains("'modes' must be a list of global, local, global+N or local+N"), "\(error)")
+        let (twice, _) = try Self.suite(modes: "local, local")
+        let again = try #require(throws: RunnerError.self) { try Suite.load(twice.suiteFile) }
+        #expect("\(again)".contains("names the mode local twice"), "\(again)")
+        let (zero, _) = try Self.suite(modes: "global", limit: 0)
+        let none = try #require(throws: RunnerError.self) { try Suite.load(zero.suiteFile) }
+        #expect("\(none)".contains("'limit' must be a whole number of at least 1"), "\(none)")
+    }
+}

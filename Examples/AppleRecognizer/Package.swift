@@ -1,6 +1,7 @@
 // swift-tools-version: 5.9
 // gambit-apple: transcribes a `gambit export` folder with Apple's on-device recognizer, without and with each
-// variant's custom language model. macOS only; see README.md. It has not been built: it was written on Linux.
+// variant's custom language model, and on macOS 26 with DictationTranscriber's contextual strings. macOS only; see
+// README.md. It has not been built: it was written on Linux.
 import Foundation
 import PackageDescription
 

@@ -34,6 +34,10 @@ public enum SuiteExport {
             /// The training data's JSON export and its phrase list, relative to the export; nil when withheld.
             public var training: String?
             public var phrases: String?
+            /// The terms the variant boosts, ranked by their counts in its training data, the list a list-taking
+            /// recognizer is given (Apple's contextual strings: its first 100), relative to the export; nil when
+            /// withheld (and in exports made before it was written).
+            public var terms: String?
             /// Why its data is not here (private data not asked for); nil when it is.
             public var withheld: String?
         }
@@ -47,6 +51,20 @@ public enum SuiteExport {
         public var customizedTranscripts: String
     }
 
+    /// `variants/NAME.terms.json`: a variant's terms ranked for a phrase list.
+    public struct Terms: Codable, Sendable, Equatable {
+        public struct Term: Codable, Sendable, Equatable {
+            public var term: String
+            /// The sample counts of the phrases that say it, summed (``PhraseList/ranked(_:in:limits:)``).
+            public var count: Double
+        }
+
+        public var formatVersion = 1
+        public var variant: String
+        /// Most said first; equal counts in the order of their text.
+        public var terms: [Term]
+    }
+
     /// Writes the export of `suite` into `folder` (which must be new or empty).
     /// - Parameters:
     ///   - includePrivate: Write private variants' training data too (it leaves with the folder).
@@ -54,9 +72,9 @@ public enum SuiteExport {
     /// - Returns: The index written.
     /// - Throws: ``RunnerError/exportFolderNotEmpty(path:)``, or what reading a corpus or training file throws.
     @discardableResult
-    public static func write(suite: Suite, to folder: URL, includePrivate: Bool, allowOutsidePaths: Bool) throws
-        -> Index
-    {
+    public static func write(
+        suite: Suite, to folder: URL, includePrivate: Bool, allowOutsidePaths: Bool, toolchain: Toolchain = Toolchain()
+    ) throws -> Index {
         if let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path), !contents.isEmpty {
             throw RunnerError.exportFolderNotEmpty(path: folder.path)
         }
@@ -96,6 +114,8 @@ public enum SuiteExport {
                     name: corpus.name, manifest: "corpora/\(name)/manifest.jsonl", utterances: entries.count,
                     variants: suite.variants(for: corpus).map(\.name)))
         }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         for variant in suite.variants {
             let data = try Toolchain.loadTrainingData(variant.training)
             var entry = Index.Variant(name: variant.name, weight: variant.weight, isPrivate: data.isPrivate)
@@ -111,11 +131,14 @@ public enum SuiteExport {
                 try data.phraseListData().write(to: phrases)
                 entry.training = "variants/\(training.lastPathComponent)"
                 entry.phrases = "variants/\(phrases.lastPathComponent)"
+                let terms = try OutputPath.file(in: folder, ["variants"], name, pathExtension: "terms.json")
+                let boosted = try toolchain.compiler.boosted(data, options: variant.prepareOptions).terms
+                let ranked = try PhraseList.ranked(boosted, in: data).map { Terms.Term(term: $0.text, count: $0.count) }
+                try encoder.encode(Terms(variant: variant.name, terms: ranked)).write(to: terms)
+                entry.terms = "variants/\(terms.lastPathComponent)"
             }
             index.variants.append(entry)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         try encoder.encode(index).write(to: folder.appendingPathComponent("export.json"))
         try readme(index, suite: suite, folder: folder).write(
             to: folder.appendingPathComponent("README.md"), atomically: true, encoding: .utf8)
@@ -144,7 +167,10 @@ public enum SuiteExport {
                 .map { "transcripts/\(corpus.name).\($0).jsonl" }
             text += "| \(corpus.name) | \(corpus.utterances) | \(files.map { "`\($0)`" }.joined(separator: "<br>")) |\n"
         }
-        text += "\nVariants (training data as Gambit's JSON export, `variants/NAME.json`, and its phrase list):\n\n"
+        text +=
+            "\nVariants (training data as Gambit's JSON export, `variants/NAME.json`, its expanded phrases, "
+            + "`NAME.phrases.json`, and its boosted terms ranked by count, `NAME.terms.json`, the list a phrase-list "
+            + "lever such as Apple's contextual strings takes from the top):\n\n"
         for variant in index.variants {
             text +=
                 "- \(variant.name), weight \(variant.weight)" + (variant.withheld.map { ": withheld, \($0)" } ?? "")

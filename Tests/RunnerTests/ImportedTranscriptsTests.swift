@@ -285,6 +285,15 @@ struct ImportedTranscriptsTests {
         let sent = try SuiteExport.write(
             suite: loaded, to: folder.appendingPathComponent("b"), includePrivate: true, allowOutsidePaths: false)
         #expect(sent.variants.first?.training == "variants/chess-seed.json")
+        // The ranked terms a phrase-list lever takes (Apple's contextual strings on the Mac): the data's rare words,
+        // most said first (the Albin and the Winawer 10 times each; winawer's pronunciation alone adds none).
+        let termsFile = folder.appendingPathComponent("b").appendingPathComponent(
+            try #require(sent.variants.first?.terms))
+        let terms = try JSONDecoder().decode(SuiteExport.Terms.self, from: Data(contentsOf: termsFile))
+        #expect(terms.variant == "chess-seed" && terms.terms.count >= 2)
+        #expect(terms.terms.map(\.count) == terms.terms.map(\.count).sorted(by: >))
+        #expect(terms.terms.first { $0.term == "albin" }?.count == 10)
+        #expect(terms.terms.first { $0.term == "winawer" }?.count == 10)
         #expect {
             try SuiteExport.write(
                 suite: loaded, to: folder.appendingPathComponent("b"), includePrivate: true, allowOutsidePaths: false)

@@ -49,19 +49,27 @@ struct AppleTranscriber {
     func transcribe(_ utterances: [Utterance], model: SFSpeechLanguageModel.Configuration?, into file: URL)
         async throws
     {
-        var lines: [String] = []
-        for utterance in utterances {
-            do {
-                let text = try await transcribe(utterance.audio, model: model)
-                let line = try JSONSerialization.data(
-                    withJSONObject: ["id": utterance.id, "text": text], options: [.sortedKeys, .withoutEscapingSlashes])
-                lines.append(String(decoding: line, as: UTF8.self) + "\n")
-            } catch {
-                report("\(file.lastPathComponent): \(utterance.id): \(error.localizedDescription)")
-            }
-        }
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try lines.joined().write(to: file, atomically: true, encoding: .utf8)
-        report("\(file.lastPathComponent): \(lines.count) of \(utterances.count) utterances transcribed")
+        try await writeTranscripts(of: utterances, into: file) { try await transcribe($0, model: model) }
     }
+}
+
+/// Transcribes each utterance with `transcribe` and writes a JSON line `{"id", "text"}` per utterance into `file`.
+/// An utterance that fails is left out, which Gambit reports as a missing transcript of it, and its error printed.
+func writeTranscripts(of utterances: [Utterance], into file: URL, _ transcribe: (URL) async throws -> String)
+    async throws
+{
+    var lines: [String] = []
+    for utterance in utterances {
+        do {
+            let text = try await transcribe(utterance.audio)
+            let line = try JSONSerialization.data(
+                withJSONObject: ["id": utterance.id, "text": text], options: [.sortedKeys, .withoutEscapingSlashes])
+            lines.append(String(decoding: line, as: UTF8.self) + "\n")
+        } catch {
+            report("\(file.lastPathComponent): \(utterance.id): \(error.localizedDescription)")
+        }
+    }
+    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try lines.joined().write(to: file, atomically: true, encoding: .utf8)
+    report("\(file.lastPathComponent): \(lines.count) of \(utterances.count) utterances transcribed")
 }

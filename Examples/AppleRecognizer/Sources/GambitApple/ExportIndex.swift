@@ -15,6 +15,9 @@ struct ExportIndex: Decodable {
         /// Nil when the export withholds the training data (private data not asked for).
         var training: String?
         var withheld: String?
+        /// The variant's boosted terms ranked by count (`variants/NAME.terms.json`); nil when withheld, or in an
+        /// export of a Gambit that did not write them.
+        var terms: String?
     }
 
     var formatVersion: Int
@@ -30,6 +33,13 @@ struct ExportIndex: Decodable {
             throw ToolError("\(file.path) has format version \(index.formatVersion); this tool reads version 1")
         }
         return index
+    }
+
+    /// Where `DictationTranscriber`'s transcripts of `corpus` go: `transcripts/{corpus}.dictation.baseline.jsonl`
+    /// without contextual strings, `transcripts/{corpus}.{variant}.dictation.jsonl` with the variant's.
+    func dictationTranscripts(of corpus: Corpus, variant: String?, in folder: URL) -> URL {
+        let name = variant.map { "\(corpus.name).\($0).dictation.jsonl" } ?? "\(corpus.name).dictation.baseline.jsonl"
+        return folder.appendingPathComponent("transcripts").appendingPathComponent(name)
     }
 
     /// Where the transcripts of `corpus` go; without customization when `variant` is nil.

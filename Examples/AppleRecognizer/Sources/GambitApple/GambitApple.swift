@@ -8,7 +8,8 @@ struct GambitApple: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gambit-apple",
         abstract: "Transcribe a `gambit export` folder with Apple's on-device recognizer, without and with each "
-            + "variant, into its transcripts/ folder.")
+            + "variant (its custom language model; on macOS 26 also DictationTranscriber with its contextual "
+            + "strings), into its transcripts/ folder.")
 
     @Argument(help: ArgumentHelp("The folder `gambit export` wrote.", valueName: "export-folder"))
     var folder: String
@@ -18,6 +19,11 @@ struct GambitApple: AsyncParsableCommand {
 
     @Option(name: .customLong("variant"), help: "Only this variant (repeatable); the baseline is always transcribed.")
     var onlyVariants: [String] = []
+
+    @Flag(
+        help: "Skip DictationTranscriber with contextual strings (macOS 26), Apple's second lever; by default it runs "
+            + "where the system has it.")
+    var noContextualStrings = false
 
     mutating func run() async throws {
         let folder = URL(fileURLWithPath: self.folder)
@@ -53,6 +59,40 @@ struct GambitApple: AsyncParsableCommand {
                 guard let model = models[variant] else { continue }
                 try await transcriber.transcribe(
                     utterances, model: model, into: index.transcripts(of: corpus, variant: variant, in: folder))
+            }
+        }
+        if noContextualStrings { return }
+        if #available(macOS 26.0, *) {
+            try await contextualStrings(index, corpora: corpora, wanted: wanted, in: folder, locale: locale)
+        } else {
+            report("DictationTranscriber with contextual strings needs macOS 26: skipped (--no-contextual-strings)")
+        }
+    }
+
+    /// Each corpus with `DictationTranscriber`, without contextual strings and with each variant's list.
+    @available(macOS 26.0, *)
+    private func contextualStrings(
+        _ index: ExportIndex, corpora: [ExportIndex.Corpus], wanted: Set<String>, in folder: URL, locale: Locale
+    ) async throws {
+        var lists: [String: [String]] = [:]
+        for variant in index.variants where wanted.contains(variant.name) {
+            guard let terms = variant.terms else {
+                report("variant \(variant.name): no ranked terms in the export, so no contextual strings")
+                continue
+            }
+            lists[variant.name] = try DictationContext.list(from: folder.appendingPathComponent(terms))
+        }
+        let dictation = DictationContext(locale: locale)
+        for corpus in corpora {
+            let utterances = try corpus.utterances(in: folder)
+            try await writeTranscripts(
+                of: utterances, into: index.dictationTranscripts(of: corpus, variant: nil, in: folder)
+            ) { try await dictation.transcribe($0, contextualStrings: []) }
+            for variant in corpus.variants {
+                guard let list = lists[variant] else { continue }
+                try await writeTranscripts(
+                    of: utterances, into: index.dictationTranscripts(of: corpus, variant: variant, in: folder)
+                ) { try await dictation.transcribe($0, contextualStrings: list) }
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GambitTestSupport
 import Recognition
+import Reporting
 import Results
 import Runner
 import RunnerTestSupport
@@ -140,6 +141,14 @@ struct PhraseListTests {
         // The recognizer is not customized otherwise, and PocketSphinx's own systems are untouched.
         #expect(results.system(corpus: "chess", mode: .customized, variant: "openings", recognizer: "lister") == nil)
         #expect(results.comparison(corpus: "chess", variant: "openings")?.list == nil)
+        // The report's lever view puts each list beside PocketSphinx's custom model, each against its own baseline.
+        let html = HTMLReport(results).render()
+        #expect(html.contains("<section id=\"levers\">"))
+        #expect(
+            html.contains(
+                "data-lever=\"openings/global @ lister\"><td>lister</td><td>global phrase list (3 of 5 terms)"))
+        #expect(html.contains("data-lever=\"openings/local @ lister\"><td>lister</td><td>local phrase list (0.5 terms"))
+        #expect(html.contains("data-lever=\"openings\"><td>PocketSphinx</td><td>custom language model"))
         let (plan, journaled) = try suite.plan()
         #expect(plan.checks.map(\.name) == results.checks.map(\.name))
         #expect(plan.items.allSatisfy { journaled.contains($0.request.key) })

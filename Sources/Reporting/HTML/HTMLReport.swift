@@ -76,8 +76,9 @@ public struct HTMLReport: Sendable {
         }
         out += "<nav class=\"toc\"><div class=\"wrap\">"
         for (anchor, title) in [
-            ("checks", "Checks"), ("summary", "Summary"), ("charts", "Charts"), ("cost", "Latency & cost"),
-            ("terms", "Terms"),
+            ("checks", "Checks"), ("summary", "Summary"),
+        ] + (r.comparisons.contains { $0.recognizer != nil } ? [("levers", "Levers")] : []) + [
+            ("charts", "Charts"), ("cost", "Latency & cost"), ("terms", "Terms"),
         ] + (r.diagnosis == nil ? [] : [("diagnosis", "Diagnosis")]) + [
             ("breakdowns", "By speaker"), ("utterances", "Utterances"), ("run", "Run"),
         ] {
@@ -87,6 +88,7 @@ public struct HTMLReport: Sendable {
         // What failed or warned comes first: a reader should not scroll past every corpus to find it.
         out += checks()
         out += summary()
+        out += levers()
         out += charts()
         out += cost()
         out += terms()

@@ -54,7 +54,7 @@ public enum Checks {
                 corpus: comparison.corpus, mode: .baseline, recognizer: comparison.recognizer)?.metrics.rates.counts,
             let after = results.system(
                 corpus: comparison.corpus, mode: .customized, variant: comparison.variant,
-                recognizer: comparison.recognizer)?.metrics.rates.counts
+                recognizer: comparison.recognizer, list: comparison.list?.name)?.metrics.rates.counts
         else { return "" }
         let change = after.errors - before.errors
         let words = "of \(after.referenceWords) reference words"
@@ -236,7 +236,7 @@ public enum Checks {
         if let before = results.system(corpus: comparison.corpus, mode: .baseline, recognizer: comparison.recognizer),
             let after = results.system(
                 corpus: comparison.corpus, mode: .customized, variant: comparison.variant,
-                recognizer: comparison.recognizer)
+                recognizer: comparison.recognizer, list: comparison.list?.name)
         {
             let changes = WordChanges(baseline: before, customized: after)
             if !changes.worse.isEmpty { message += "; changed: " + changes.summary() }

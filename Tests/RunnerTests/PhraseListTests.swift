@@ -64,7 +64,7 @@ struct PhraseListTests {
               - name: lister
                 command: ["\(script.path)", decode, "{audio}"]
                 onDevice: true
-                corpora: [chess]
+                corpora: [chess, general]
                 phraseLists:
                   decode: ["\(script.path)", decode, "{audio}", --list, "{list}"]
                   limit: \(limit)
@@ -89,8 +89,11 @@ struct PhraseListTests {
     func derivedLists() throws {
         let (suite, log) = try Self.suite(modes: "global, local, global+2")
         let results = try suite.run()
-        let given = try Self.lists(log)
-        // 8 chess utterances under each of the three list systems.
+        let all = try Self.lists(log)
+        // 8 chess and 3 general utterances under each of the three list systems.
+        let general = all.filter { !$0.audio.hasPrefix("chess") }
+        #expect(general.count == 9 && general.filter { $0.list.isEmpty }.count == 3)
+        let given = all.filter { $0.audio.hasPrefix("chess") }
         #expect(given.count == 24)
         let top = ["albin", "winawer", "najdorf"]
         let global = given.filter { $0.list.count == 3 }
@@ -138,6 +141,14 @@ struct PhraseListTests {
                 results.checks.first { $0.name == "customization took effect: openings/\(name) @ lister" })
             #expect(effect.passed, "\(effect.message)")
         }
+        // An anti-context check reads its own list system's words, not another system's of the variant.
+        let anti = try #require(
+            results.checks.first { $0.name == "anti-context WER: general / openings/global @ lister" })
+        let heard = try #require(
+            results.system(
+                corpus: "general", mode: .customized, variant: "openings", recognizer: "lister", list: "global"))
+        #expect(
+            anti.message.contains("of \(heard.metrics.rates.counts.referenceWords) reference words"), "\(anti.message)")
         // The recognizer is not customized otherwise, and PocketSphinx's own systems are untouched.
         #expect(results.system(corpus: "chess", mode: .customized, variant: "openings", recognizer: "lister") == nil)
         #expect(results.comparison(corpus: "chess", variant: "openings")?.list == nil)

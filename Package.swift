@@ -182,7 +182,7 @@ let package = Package(
             dependencies: [
                 "Formats",
                 "Runner", "Results", "ResultsFixtures", "Reporting", "Corpus", "NGram", "LanguageModel", "Recognition",
-                "Scoring", "GambitTestSupport", "RunnerTestSupport",
+                "Scoring", "Tuning", "GambitTestSupport", "RunnerTestSupport",
             ]),
         .testTarget(
             name: "DiagnosisTests",

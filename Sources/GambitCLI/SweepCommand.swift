@@ -77,6 +77,22 @@ struct SweepCommand: ParsableCommand {
     @Flag(help: "Ignore the sweep's journal and decode everything again (by default a stopped sweep resumes).")
     var fresh = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Sweep this recognizer's phrase list instead (one with phraseLists:): its length and distractors, on "
+                + "the dev split of --variant's domain corpus; the custom-model options above do not apply.",
+            valueName: "recognizer"))
+    var lists: String?
+
+    @Option(help: ArgumentHelp("With --lists: list lengths, comma separated.", valueName: "lengths"))
+    var lengths = "10,25,50,100"
+
+    @Option(
+        help: ArgumentHelp(
+            "With --lists: distractors drawn into each list, comma separated (rare dictionary words nobody says).",
+            valueName: "counts"))
+    var listDistractors = "0,100,500"
+
     static func budgetList(_ text: String) throws -> [Int?] {
         try text.split(separator: ",").map { item in
             let value = item.trimmingCharacters(in: .whitespaces)
@@ -89,6 +105,7 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let lists { return try runListSweep(lists) }
         func list(_ text: String, _ name: String) throws -> [Double] {
             let values = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard !values.isEmpty, values.allSatisfy({ $0 > 0 }) else {
@@ -147,6 +164,101 @@ struct SweepCommand: ParsableCommand {
             try recommended.export(to: URL(fileURLWithPath: writeRecommended))
             print("recommended training data written to \(writeRecommended)")
         }
+    }
+}
+
+extension SweepCommand {
+    static func wholeNumbers(_ text: String, _ option: String, least: Int) throws -> [Int] {
+        let values = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !values.isEmpty, values.allSatisfy({ ($0 ?? Int.min) >= least }) else {
+            throw ValidationError("--\(option) takes whole numbers of at least \(least), separated by commas")
+        }
+        return values.map { $0! }
+    }
+
+    /// `--lists`: the phrase-list sweep, recorded into the output folder beside a run's results.
+    func runListSweep(_ recognizer: String) throws {
+        guard workers >= 1 else { throw ValidationError("--workers is \(workers); it must be at least 1") }
+        var options = ListSweepOptions(
+            recognizer: recognizer, variant: variant, lengths: try Self.wholeNumbers(lengths, "lengths", least: 1),
+            distractors: try Self.wholeNumbers(listDistractors, "list-distractors", least: 0), workers: workers,
+            workerExecutable: Run.executable())
+        options.allowOutsidePaths = allowOutsidePaths
+        options.fresh = fresh
+        let suiteFile = try Suite.load(URL(fileURLWithPath: suite))
+        let out = URL(fileURLWithPath: output)
+        try OutputFolder.checkSeparate(out, from: suiteFile)
+        let data = out.appendingPathComponent(Runner.dataFolder)
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let lock = try OutputFolder.lock(out)
+        defer { lock.release() }
+        let cacheFolder =
+            cacheDir.map { URL(fileURLWithPath: $0) }
+            ?? (suiteFile.cacheInOutput ? Runner.outputCacheFolder(in: out) : nil)
+        let sweep = ListSweep(
+            suite: suiteFile, options: options, toolchain: Toolchain(cacheFolder: cacheFolder),
+            folder: data.appendingPathComponent("list-sweep"))
+        let progress = ProgressLine.standardError()
+        sweep.log = { progress.log($0) }
+        sweep.progress = { stage, done, total in progress.update(stage, done, total) }
+        let results = try sweep.run()
+        progress.finish()
+        print(ListSweepSummary.text(results))
+        if try RunFolder(out).record(listSweep: results) {
+            print("added the list sweep to \(RunFolder(out).resultsFile.path) and re-rendered the reports in \(output)")
+        } else {
+            print("list sweep written to \(RunFolder(out).listSweepFile.path)")
+        }
+    }
+}
+
+/// The list sweep as a table on the terminal.
+enum ListSweepSummary {
+    static func percent(_ value: Double?) -> String { value.map { String(format: "%.2f%%", $0 * 100) } ?? "—" }
+    static func decimal(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "—" }
+
+    static func text(_ sweep: ListSweepResults) -> String {
+        var lines = [
+            "list sweep of \(sweep.recognizer) with \(sweep.variant)'s terms (\(sweep.termsAvailable) in all) on "
+                + "\(sweep.corpus) (\(sweep.split) split); distractors: \(sweep.distractorSource)",
+            "length  terms  distractors    B-WER  ΔB-WER [95% CI]          recall  precision     F1  "
+                + "false alarms/h (domain / anti)  anti-context",
+        ]
+        for point in sweep.points {
+            let d = point.domain.deltaBoostedWER
+            lines.append(
+                String(
+                    format: "%6ld  %5ld  %11ld  %7@  %-25@  %6@  %9@  %5@  %30@  %@", point.length, point.terms,
+                    point.distractors, percent(point.domain.customized.boostedWordErrorRate),
+                    d.map {
+                        String(format: "%+.2f [%+.1f, %+.1f]", $0.observedDelta * 100, $0.lower * 100, $0.upper * 100)
+                    }
+                        ?? "—", decimal(point.recall), decimal(point.precision), decimal(point.f1),
+                    [point.domain.customized.falseAlarmsPerHour, point.antiContextFalseAlarmsPerHour].map {
+                        $0.map { String(format: "%.1f", $0) } ?? "—"
+                    }.joined(separator: " / "),
+                    point.antiContext.isEmpty
+                        ? "—"
+                        : (point.passesAntiContext ? "pass" : "FAIL")
+                            + point.antiContext.map {
+                                String(format: "  %@ %+.2f", $0.corpus, $0.deltaWER.observedDelta * 100)
+                            }.joined()))
+        }
+        if let r = sweep.recommendation {
+            lines.append("recommended: \(r.length) \(sweep.unit) — \(r.reason)")
+            let t = r.test
+            lines.append(
+                "on the \(r.testSplit) split: B-WER \(percent(t.baseline.boostedWordErrorRate)) → "
+                    + "\(percent(t.customized.boostedWordErrorRate)), keyword F1 \(decimal(t.baseline.keywordF1)) → "
+                    + "\(decimal(t.customized.keywordF1)), WER \(percent(t.baseline.wordErrorRate)) → "
+                    + "\(percent(t.customized.wordErrorRate)) (\(t.verdict))"
+                    + r.testAntiContext.map {
+                        String(
+                            format: "; %@ WER %@ → %@ (%+.2f)", $0.corpus, percent($0.baselineWordErrorRate),
+                            percent($0.wordErrorRate), $0.deltaWER.observedDelta * 100)
+                    }.joined())
+        }
+        return lines.joined(separator: "\n")
     }
 }
 

@@ -84,6 +84,28 @@ public struct RunFolder: Sendable {
         return true
     }
 
+    /// `.gambit/list-sweep.json`: the last list sweep's results.
+    public var listSweepFile: URL {
+        url.appendingPathComponent(Runner.dataFolder).appendingPathComponent("list-sweep.json")
+    }
+
+    /// Keeps a list sweep's results (`gambit sweep --lists`) as ``record(sweep:)`` keeps a sweep's.
+    /// - Returns: Whether a run's results were there and its reports were written again.
+    @discardableResult
+    public func record(listSweep: ListSweepResults) throws -> Bool {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try OutputPath.check(listSweepFile, isInside: url)
+        try OutputFolder.prepare(listSweepFile.deletingLastPathComponent())
+        try encoder.encode(listSweep).write(to: listSweepFile, options: .atomic)
+        guard FileManager.default.fileExists(atPath: resultsFile.path) else { return false }
+        var run = try RunResults.load(from: resultsFile)
+        run.listSweep = listSweep
+        try writeResults(run)
+        try writeReports(run)
+        return true
+    }
+
     /// Keeps a diagnosis: removes the examined variants' earlier suggestion files, writes their new ones (each
     /// checked to be inside this folder), the results with the diagnosis joined, and every report again.
     public func record(diagnosis publication: DiagnosisPublication) throws {

@@ -39,6 +39,8 @@ public struct RunResults: Codable, Sendable, Equatable {
     public var checks: [Check]
     /// A parameter sweep, when the run was a tuning run.
     public var sweep: SweepResults?
+    /// The last `gambit sweep --lists` recorded into this run folder: a phrase list's length and distractors.
+    public var listSweep: ListSweepResults?
     /// Where the run's time went; nil for merged shards (each shard's are its own) and older results.
     public var timings: RunTimings?
     /// Why each boosted-word error of the customized decodes happened, once `gambit diagnose` has examined the

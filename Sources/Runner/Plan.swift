@@ -236,7 +236,7 @@ public struct RunPlan: Sendable {
         lists: [String: PreparedList] = [:]
     ) -> [System] {
         var systems: [System] = []
-        for corpus in suite.corpora {
+        for corpus in suite.corpora where suite.decodesBuiltIn {
             let corpusVariants = suite.variants(for: corpus).filter { variants[$0.name] != nil }
             let allTerms = Array(Set(corpusVariants.flatMap { variants[$0.name]!.boostedTerms })).sorted()
             if suite.modes.contains(.baseline) {

@@ -111,6 +111,9 @@ public struct Suite: Sendable, Equatable {
     /// Recognizers evaluated beside PocketSphinx, uncustomized and, when they declare a customization, with
     /// each variant assigned to them (see ``ExternalRecognizer``).
     public var recognizers: [ExternalRecognizer] = []
+    /// Decode the built-in PocketSphinx systems; false only for a tool that measures the external recognizers
+    /// alone (`gambit sweep --lists`). Not a key of a suite file.
+    public var decodesBuiltIn = true
     public var streaming: Streaming
     /// How PocketSphinx searches (`decoder:`), for every decode of the run, the sweep and the scaling curve;
     /// part of every decoded utterance's cache key.

@@ -6,6 +6,7 @@ import Results
 import Runner
 import RunnerTestSupport
 import Testing
+import Tuning
 
 /// The second lever: a recognizer given the phrase list Gambit derives from a variant (its terms ranked by their
 /// counts in the training data, cut at the recognizer's limit, with distractors drawn in), globally or per
@@ -163,6 +164,48 @@ struct PhraseListTests {
         let (plan, journaled) = try suite.plan()
         #expect(plan.checks.map(\.name) == results.checks.map(\.name))
         #expect(plan.items.allSatisfy { journaled.contains($0.request.key) })
+    }
+
+    @Test("A list sweep decodes each length with each distractor count on dev, picks one, and judges it on test")
+    func listSweep() throws {
+        let (suite, log) = try Self.suite(modes: "global")
+        let folder = try TestSupport.temporaryDirectory("list-sweep")
+        let sweep = ListSweep(
+            suite: try Suite.load(suite.suiteFile),
+            options: ListSweepOptions(
+                recognizer: "lister", variant: "openings", lengths: [3, 1], distractors: [2, 0], workers: 2,
+                workerExecutable: MiniSuite.executable),
+            folder: folder)
+        let results = try sweep.run()
+        #expect(
+            results.points.map { [$0.length, $0.distractors, $0.terms] } == [
+                [1, 0, 1], [1, 2, 1], [3, 0, 3], [3, 2, 3],
+            ])
+        #expect(results.termsAvailable == 5 && results.corpus == "chess" && results.split == "dev")
+        // The dev split's albin is heard (a hit) and so is albin where the knight was said (a false alarm).
+        let first = results.points[0]
+        #expect(first.recall == 1 && first.precision == 0.5 && first.domain.pairedUtterances == 4)
+        #expect(first.antiContext.map(\.corpus) == ["general"] && first.passesAntiContext)
+        // Distractors are rare dictionary words nobody says, drawn into the list.
+        let lists = try Self.lists(log)
+        let drawn = lists.filter { $0.list.count == 3 && !$0.list.contains("winawer") }
+        #expect(!drawn.isEmpty, "no list of one term and two distractors: \(lists.map(\.list))")
+        #expect(results.distractorSource.hasPrefix("2 rare words of the base dictionary"))
+        // The same F1 at both lengths: the shorter is recommended, then decoded on every chess utterance.
+        let recommendation = try #require(results.recommendation)
+        #expect(recommendation.length == 1 && recommendation.test.pairedUtterances == 8)
+        #expect(recommendation.testAntiContext.map(\.corpus) == ["general"])
+        // Recorded beside a run's results, the report draws the curve and lists every point.
+        var run = try suite.run()
+        run.listSweep = results
+        let html = HTMLReport(run).render()
+        #expect(
+            html.contains("List sweep · lister with openings&#39;s terms on chess (dev)")
+                || html.contains("List sweep · lister with openings's terms on chess (dev)"))
+        #expect(html.contains("Recommended: 1 phrases"))
+        #expect(
+            html.contains("List sweep: B-WER against the list&#39;s length")
+                || html.contains("List sweep: B-WER against the list's length"))
     }
 
     @Test("A phrase list the suite writes wrong is refused with its line")

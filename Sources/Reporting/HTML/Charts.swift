@@ -238,6 +238,37 @@ enum Charts {
             filled: points.map { _ in true }, marker: nil)
     }
 
+    /// The list sweep's curve: B-WER on the domain corpus against the list's length, one line per distractor
+    /// count (evenly spaced lengths).
+    static func listSweep(_ sweep: ListSweepResults) -> String {
+        let lengths = Array(Set(sweep.points.map(\.length))).sorted()
+        guard lengths.count > 1 else { return "" }
+        let palette = ["#2563eb", "#ea580c", "#7c3aed", "#059669", "#db2777"]
+        let counts = Array(Set(sweep.points.map(\.distractors))).sorted()
+        let series = counts.enumerated().map { index, count in
+            (
+                count == 0 ? "no distractors" : "+\(count) distractors", palette[index % palette.count],
+                lengths.map { length in
+                    sweep.points.first { $0.length == length && $0.distractors == count }?.domain.customized
+                        .boostedWordErrorRate
+                }
+            )
+        }
+        let marker = sweep.recommendation.flatMap { r in lengths.firstIndex(of: r.length).map(Double.init) }
+        return lineChart(
+            positions: lengths.indices.map(Double.init), labels: lengths.map { "\($0)" },
+            axisTitle: "list length (\(sweep.unit))", label: "List sweep: B-WER against the list's length",
+            series: series, filled: lengths.map { _ in true }, marker: marker)
+    }
+
+    /// The colours ``listSweep(_:)`` gives its distractor counts, in order.
+    static func listSweepLegend(_ sweep: ListSweepResults) -> [(String, String)] {
+        let palette = ["#2563eb", "#ea580c", "#7c3aed", "#059669", "#db2777"]
+        return Array(Set(sweep.points.map(\.distractors))).sorted().enumerated().map { index, count in
+            (count == 0 ? "no distractors" : "+\(count) distractors", palette[index % palette.count])
+        }
+    }
+
     /// Lines over shared x positions, with a labelled tick per position and an optional marked position.
     static func lineChart(
         positions: [Double], labels: [String], axisTitle: String, label: String,

@@ -337,6 +337,7 @@ public struct HTMLReport: Sendable {
             out += "<div class=\"card\"><h3>Final latency after end of audio</h3>\(latency)"
             out += "<div class=\"legend\"><span>dots: utterances · black: p50 · red dashed: p95</span></div></div>"
         }
+        out += listSweep()
         if let sweep = results.sweep {
             let chart = Charts.sweep(sweep)
             if !chart.isEmpty {

@@ -61,4 +61,59 @@ extension HTMLReport {
         }
         return out + "</section>\n"
     }
+
+    /// The list sweep (`gambit sweep --lists`): the curve, every point with its keyword figures, false alarms and
+    /// anti-context checks, and the recommended length as judged on the test split.
+    func listSweep() -> String {
+        guard let sweep = results.listSweep else { return "" }
+        var out = "<div class=\"card wide\" id=\"list-sweep\"><h3>List sweep · \(e(sweep.recognizer)) with "
+        out += "\(e(sweep.variant))'s terms on \(e(sweep.corpus)) (\(e(sweep.split)))</h3>"
+        out += Charts.listSweep(sweep)
+        out += "<div class=\"legend\">"
+        for (name, color) in Charts.listSweepLegend(sweep) {
+            out += "<span><i style=\"background:\(color)\"></i>\(e(name))</span>"
+        }
+        out += "</div>"
+        if let r = sweep.recommendation {
+            let t = r.test
+            out +=
+                "<p class=\"note\">Recommended: \(r.length) \(e(sweep.unit)), \(e(r.reason)). On the "
+                + "\(e(r.testSplit)) split: B-WER \(Format.percent(t.customized.boostedWordErrorRate)) (baseline "
+                + "\(Format.percent(t.baseline.boostedWordErrorRate))), keyword F1 "
+                + "\(t.customized.keywordF1.map { Format.decimal($0) } ?? "—") (baseline "
+                + "\(t.baseline.keywordF1.map { Format.decimal($0) } ?? "—")), false alarms "
+                + "\(t.customized.falseAlarmsPerHour.map { Format.perHour($0) } ?? "—"); ΔWER "
+                + delta(t.deltaWER, significant: t.significant, tooFewUtterances: t.tooFewUtterances) + ".</p>"
+        }
+        out += "<table><thead><tr><th class=\"num\">Length</th><th class=\"num\">Terms</th>"
+        out += "<th class=\"num\">Distractors</th><th class=\"num\">B-WER</th><th class=\"num\">ΔB-WER · 95% CI</th>"
+        out += "<th class=\"num\">Recall</th><th class=\"num\">Precision</th><th class=\"num\">F1</th>"
+        out +=
+            "<th class=\"num\">False alarms (domain / anti-context)</th><th>Anti-context checks</th></tr></thead><tbody>"
+        for point in sweep.points {
+            let mark = point.length == sweep.recommendation?.length && point.distractors == 0 ? " ◆" : ""
+            out += "<tr><td class=\"num\">\(point.length)\(mark)</td><td class=\"num\">\(point.terms)</td>"
+            out += "<td class=\"num\">\(point.distractors)</td>"
+            out += "<td class=\"num\">\(Format.percent(point.domain.customized.boostedWordErrorRate))</td>"
+            out += "<td class=\"num\">\(point.domain.deltaBoostedWER.map { delta($0) } ?? "—")</td>"
+            for value in [point.recall, point.precision, point.f1] {
+                out += "<td class=\"num\">\(value.map { Format.decimal($0) } ?? "—")</td>"
+            }
+            out +=
+                "<td class=\"num\">\(point.domain.customized.falseAlarmsPerHour.map { Format.perHour($0) } ?? "—") / "
+                + "\(point.antiContextFalseAlarmsPerHour.map { Format.perHour($0) } ?? "—")</td>"
+            let checks = point.antiContext.map {
+                "\($0.corpus) \(Format.points($0.deltaWER.observedDelta))\($0.passed ? "" : " ✗")"
+            }
+            out +=
+                "<td>\(e(checks.isEmpty ? "—" : (point.passesAntiContext ? "pass: " : "fails: ") + checks.joined(separator: ", ")))</td></tr>"
+        }
+        out += "</tbody></table>"
+        out +=
+            "<p class=\"note\">Every point is the variant's global list cut at its length (\(sweep.termsAvailable) "
+            + "terms in all, so a longer length gives no more), decoded in full on the \(e(sweep.split)) split and "
+            + "compared with the recognizer's baseline on the same audio. Distractors: \(e(sweep.distractorSource)), "
+            + "mixed among the terms.</p></div>"
+        return out
+    }
 }

@@ -28,7 +28,10 @@ enum Summary {
             (value.map { String(format: "%.1f/h", $0) } ?? "no data").leftPadding(to: 12)
         }
         func name(_ system: SystemResults) -> String {
-            let own = system.mode == .customized ? "customized: \(system.variant ?? "")" : system.mode.rawValue
+            let own =
+                system.mode == .customized
+                ? "customized: \(system.variant ?? "")" + (system.list.map { ", \($0.name) list" } ?? "")
+                : system.mode.rawValue
             return printable(system.recognizer.map { "external \($0): \(own)" } ?? own)
         }
         // Columns as wide as their longest entry, so that no name is cut.

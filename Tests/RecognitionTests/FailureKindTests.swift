@@ -31,7 +31,7 @@ import Testing
         try output.write(to: printed)
         let script = folder.appendingPathComponent("recognizer.sh")
         try "#!/bin/sh\ncat '\(printed.path)'\n".write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try TestSupport.makeExecutable(script)
         let transcriber = try Transcriber(mode: .inProcess)
         var request = transcriber.request(audio: TestSupport.cards[0], configuration: nil)
         request.external = ExternalRecognizer(
@@ -95,7 +95,7 @@ import Testing
         let script = folder.appendingPathComponent("slow.sh")
         try "#!/bin/sh\nsleep \(seconds)\necho '{\"transcript\": \"ten of clubs\"}'\n".write(
             to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try TestSupport.makeExecutable(script)
         var request = transcriber.request(audio: TestSupport.cards[0], configuration: nil)
         request.external = ExternalRecognizer(
             name: "slow", command: [script.path, "{audio}"], onDevice: true, timeoutSeconds: timeout)

@@ -33,7 +33,7 @@ struct ExternalCustomizationTests {
             elif MODE != "silent": answer = {"transcript": phrases[0]["phrase"].lower(), "customization": "applied"}
         print(json.dumps(answer))
         """.write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try TestSupport.makeExecutable(script)
         return (script, log)
     }
 

@@ -52,7 +52,7 @@ struct ExternalRecognizerTests {
           *) sleep 5; echo '{"text": "too late"}' ;;
         esac
         """.write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try TestSupport.makeExecutable(script)
         let suite = try MiniSuite(
             extra: """
                 recognizers:

@@ -46,7 +46,7 @@ struct PhraseListTests {
             if given: answer = {"transcript": "play the " + given[0], "customization": "applied"}
         print(json.dumps(answer))
         """.write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try TestSupport.makeExecutable(script)
         return (script, log)
     }
 

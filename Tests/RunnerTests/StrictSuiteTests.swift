@@ -428,8 +428,7 @@ struct StrictSuiteTests {
         let url = try suite(recognizer("asr-here"))
         let folder = url.deletingLastPathComponent()
         try "#!/bin/sh\n".write(to: folder.appendingPathComponent("asr-here"), atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes(
-            [.posixPermissions: 0o755], ofItemAtPath: folder.appendingPathComponent("asr-here").path)
+        try TestSupport.makeExecutable(folder.appendingPathComponent("asr-here"))
         let beside = try #require(throws: RunnerError.self) { try Suite.load(url).checkPrograms() }
         #expect("\(beside)".contains("The suite's folder has asr-here: write ./asr-here."), "\(beside)")
         // Written with a slash, it is found there; a missing one names where it was looked for.

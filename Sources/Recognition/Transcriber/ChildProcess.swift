@@ -124,7 +124,15 @@ enum ChildProcess {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        var status = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        // A process started elsewhere (by another thread, without closing descriptors) may still hold the program
+        // open for writing for a moment: try again for up to a second, as Go's os/exec does.
+        var attempts = 1
+        while status == ETXTBSY && attempts < 20 {
+            usleep(UInt32(50_000))
+            status = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+            attempts += 1
+        }
         return (pid, status)
     }
 

@@ -37,6 +37,24 @@ public enum TestSupport {
     }()
 
     /// A new empty folder under ``temporaryRoot``.
+    /// Makes the file at `url` an executable the tests start: written again, into a new file opened with
+    /// `O_CLOEXEC`, and made executable. Foundation writes through a descriptor every child started meanwhile (by a
+    /// test running beside) inherits and keeps for its whole life; starting a program some process holds open for
+    /// writing fails with "Text file busy".
+    public static func makeExecutable(_ url: URL) throws {
+        let text = try Data(contentsOf: url)
+        try FileManager.default.removeItem(at: url)
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        func failure(_ what: String) -> ToolFailure {
+            ToolFailure(command: "\(what) \(url.path)", status: errno, stderr: String(cString: strerror(errno)))
+        }
+        guard descriptor >= 0 else { throw failure("create") }
+        defer { close(descriptor) }
+        let written = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == text.count else { throw failure("write") }
+        guard fchmod(descriptor, 0o755) == 0 else { throw failure("chmod") }
+    }
+
     public static func temporaryDirectory(_ label: String = "test") throws -> URL {
         let url = temporaryRoot.appendingPathComponent("gambit-\(label)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -82,8 +82,9 @@ extension HTMLReport {
                 + "\(Format.percent(t.baseline.boostedWordErrorRate))), keyword F1 "
                 + "\(t.customized.keywordF1.map { Format.decimal($0) } ?? "—") (baseline "
                 + "\(t.baseline.keywordF1.map { Format.decimal($0) } ?? "—")), false alarms "
-                + "\(t.customized.falseAlarmsPerHour.map { Format.perHour($0) } ?? "—"); ΔWER "
-                + delta(t.deltaWER, significant: t.significant, tooFewUtterances: t.tooFewUtterances) + ".</p>"
+                + "\(t.customized.falseAlarmsPerHour.map { Format.perHour($0) } ?? "—") (baseline "
+                + "\(t.baseline.falseAlarmsPerHour.map { Format.perHour($0) } ?? "—")); ΔWER "
+                + delta(t.deltaWER, significant: t.significant, tooFewUtterances: t.tooFewUtterances) + "</p>"
         }
         out += "<table><thead><tr><th class=\"num\">Length</th><th class=\"num\">Terms</th>"
         out += "<th class=\"num\">Distractors</th><th class=\"num\">B-WER</th><th class=\"num\">ΔB-WER · 95% CI</th>"

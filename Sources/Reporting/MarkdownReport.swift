@@ -244,8 +244,12 @@ public struct MarkdownReport: Sendable {
                 + "\(corpus.utteranceCount) utterances · no baseline decoded")
         line("")
         let named = systems.map { system in
-            let own = system.mode == .customized ? "customized \(system.variant ?? "")" : system.mode.rawValue
-            return (system.recognizer.map { "\(own) @ \($0)" } ?? own, system.metrics.rates.wordErrorRate)
+            let own =
+                system.mode == .customized
+                ? "customized "
+                    + Comparison.label(system.variant ?? "", recognizer: system.recognizer, list: system.list?.name)
+                : system.mode.rawValue + (system.recognizer.map { " @ \($0)" } ?? "")
+            return (own, system.metrics.rates.wordErrorRate)
         }
         line(
             "The suite's modes leave out baseline, so nothing here is a change from it: "

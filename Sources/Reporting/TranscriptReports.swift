@@ -66,11 +66,13 @@ public enum TranscriptReport {
         return out
     }
 
-    /// The file name of a system, without extension: `corpus.mode[.variant][.recognizer]`, each name made safe
-    /// by ``PathComponent`` (a dot inside a name is `%2E`, so the parts stay apart).
+    /// The file name of a system, without extension: `corpus.mode[.variant][.list][.recognizer]` (`.list` the
+    /// phrase list's name, `global`, `local+100`, for a list system), each name made safe by ``PathComponent`` (a
+    /// dot inside a name is `%2E`, so the parts stay apart).
     static func baseName(_ system: SystemResults) -> PathComponent {
         PathComponent(
-            joining: [system.corpus, system.mode.rawValue, system.variant, system.recognizer].compactMap { $0 })
+            joining: [system.corpus, system.mode.rawValue, system.variant, system.list?.name, system.recognizer]
+                .compactMap { $0 })
     }
 
     /// The file name of a corpus's references, without extension: `corpus.ref` (no mode is called `ref`).

@@ -205,12 +205,14 @@ private struct NameMasks {
         self.masker = masker
         corpora = masker.names(
             results.corpora.map(\.name) + results.systems.map(\.corpus)
-                + (results.sweep.map { [$0.corpus] + ($0.antiContextCorpus.map { [$0] } ?? []) } ?? []))
+                + (results.sweep.map { [$0.corpus] + ($0.antiContextCorpus.map { [$0] } ?? []) } ?? [])
+                + (results.listSweep.map { [$0.corpus] + $0.points.flatMap { $0.antiContext.map(\.corpus) } } ?? []))
         variants = masker.names(
             results.variants.map(\.name) + results.systems.compactMap(\.variant)
-                + (results.sweep.map { [$0.variant] } ?? []))
+                + (results.sweep.map { [$0.variant] } ?? []) + (results.listSweep.map { [$0.variant] } ?? []))
         recognizers = masker.names(
-            (results.run.externalRecognizers ?? []).map(\.name) + results.systems.compactMap(\.recognizer))
+            (results.run.externalRecognizers ?? []).map(\.name) + results.systems.compactMap(\.recognizer)
+                + (results.listSweep.map { [$0.recognizer] } ?? []))
         utterances = masker.names(results.systems.flatMap { $0.utterances.map(\.id) })
         numbered = [corpora, variants, recognizers].flatMap { $0.filter { masker.fragment($0.key) != $0.value } }
             .map { (name: $0.key, mask: $0.value) }.sorted { ($0.name.count, $0.name) > ($1.name.count, $1.name) }
@@ -267,6 +269,7 @@ extension RunResults {
             copy.comparisons[c].recognizer = copy.comparisons[c].recognizer.map(names.recognizer)
         }
         copy.sweep = copy.sweep.map { Self.mask($0, names: names) }
+        copy.listSweep = copy.listSweep.map { Self.mask($0, masker: masker, names: names) }
         for v in copy.variants.indices where copy.variants[v].isPrivate {
             copy.variants[v] = Self.maskTrainingTerms(of: copy.variants[v], masker: masker)
         }
@@ -330,6 +333,45 @@ extension RunResults {
             return p
         }
         if let reason = sweep.recommendation?.reason { sweep.recommendation?.reason = names.text(reason) }
+        return sweep
+    }
+
+    /// The list sweep with its names masked as the rest of the results name them.
+    private static func mask(_ sweep: ListSweepResults, masker: PrivateTermMasker, names: NameMasks)
+        -> ListSweepResults
+    {
+        func mask(_ comparison: Comparison) -> Comparison {
+            var c = comparison
+            c.corpus = names.corpus(c.corpus)
+            c.variant = names.variant(c.variant)
+            c.recognizer = c.recognizer.map(names.recognizer)
+            if let source = c.list?.distractorSource { c.list?.distractorSource = masker.fragment(source) }
+            return c
+        }
+        func mask(_ anti: [ListSweepAntiContext]) -> [ListSweepAntiContext] {
+            anti.map {
+                var a = $0
+                a.corpus = names.corpus(a.corpus)
+                return a
+            }
+        }
+        var sweep = sweep
+        sweep.recognizer = names.recognizer(sweep.recognizer)
+        sweep.variant = names.variant(sweep.variant)
+        sweep.corpus = names.corpus(sweep.corpus)
+        sweep.distractorSource = masker.fragment(sweep.distractorSource)
+        sweep.points = sweep.points.map { point in
+            var p = point
+            p.domain = mask(p.domain)
+            p.antiContext = mask(p.antiContext)
+            return p
+        }
+        if var r = sweep.recommendation {
+            r.reason = names.text(r.reason)
+            r.test = mask(r.test)
+            r.testAntiContext = mask(r.testAntiContext)
+            sweep.recommendation = r
+        }
         return sweep
     }
 

@@ -50,12 +50,13 @@ extension Runner {
     }
 
     /// Refuses, before anything is prepared or decoded, to hand private training data to a recognizer that runs
-    /// off the device (its customization, or a phrase list of its terms), unless the suite allows it for that
-    /// recognizer by name.
+    /// off the device: its customization, unless the suite allows it for that recognizer by name, and a phrase
+    /// list of its terms, always (a list's terms are the data's most private words, and no check would report
+    /// that they went).
     func checkExternalPrivacy(_ data: [String: CustomLanguageModelData]) throws {
-        for recognizer in suite.recognizers
-        where !recognizer.onDevice && !(recognizer.customization?.allowPrivate ?? false) {
-            for variant in Self.customizedVariants(of: recognizer, in: suite)
+        for recognizer in suite.recognizers where !recognizer.onDevice {
+            let allowed = recognizer.customization?.allowPrivate ?? false
+            for variant in (allowed ? [] : Self.customizedVariants(of: recognizer, in: suite))
                 + Self.listVariants(of: recognizer, in: suite)
             where data[variant.name]?.isPrivate ?? false {
                 throw RunnerError.privateDataOffDevice(variant: variant.name, recognizer: recognizer.name)
@@ -80,11 +81,11 @@ extension Runner {
                 guard let training = data[variant.name], let artifact = prepared.artifacts[variant.name] else {
                     continue
                 }
+                // Another variant's private terms never become distractors: they would leave with this list.
                 let others =
                     pool
-                    ?? suite.variants.filter { $0.name != variant.name }.flatMap {
-                        prepared.artifacts[$0.name]?.manifest.boostedTerms ?? []
-                    }.sorted()
+                    ?? suite.variants.filter { $0.name != variant.name && !(data[$0.name]?.isPrivate ?? false) }
+                    .flatMap { prepared.artifacts[$0.name]?.manifest.boostedTerms ?? [] }.sorted()
                 prepared.lists[RunPlan.externalKey(recognizer: recognizer.name, variant: variant.name)] =
                     RunPlan.PreparedList(
                         ranked: try PhraseList.ranked(artifact.manifest.boostedTerms, in: training).map(\.text),

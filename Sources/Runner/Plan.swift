@@ -337,7 +337,7 @@ public struct RunPlan: Sendable {
                 var system = System(
                     corpus: corpus, mode: .customized, variant: variant, configuration: nil,
                     fingerprint: "external-list:\(recognizer.name):\(recognizer.onDevice):"
-                        + lever.decode.joined(separator: "\u{1F}") + version + ":\(mode)"
+                        + lever.decode.joined(separator: "\u{1F}") + version + ":\(mode):locale \(prepared.locale)"
                         + (global ? ":" + ExternalCustomization.Inputs.jsonList(list) : ""),
                     terms: prepared.ranked, external: recognizer,
                     externalInputs: ExternalCustomization.Inputs(

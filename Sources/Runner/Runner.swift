@@ -559,7 +559,8 @@ public final class Runner {
             decodings: responses.count, networkDenied: responses.filter { $0.networkDenied == true }.count,
             version: recognizer.version, customizations: customizations,
             importedFiles: imported.isEmpty ? nil : imported.map(suite.reportedPath),
-            modelLoads: (recognizer.serve == nil && recognizer.customization?.serve == nil) || responses.isEmpty
+            modelLoads: (recognizer.serve == nil && recognizer.customization?.serve == nil
+                && recognizer.phraseLists?.serve == nil) || responses.isEmpty
                 ? nil : responses.filter { $0.loadedModel == true }.count)
     }
 

@@ -167,7 +167,8 @@ struct SuiteReader {
         if fields.command != nil && fields.transcripts != nil {
             throw fail(
                 fields.transcripts?.line,
-                "a recognizer gives either 'transcripts' (made elsewhere) or 'command' (run here), not both")
+                "a recognizer gives either 'transcripts' (made elsewhere) or 'command' (run here, with its "
+                    + "'customization' and 'phraseLists'), not both")
         }
         guard fields.command != nil || fields.transcripts != nil else {
             throw fail(

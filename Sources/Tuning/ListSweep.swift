@@ -49,6 +49,9 @@ public final class ListSweep {
     /// Called with (stage, done, total) as a run decodes.
     public var progress: (@Sendable (_ stage: String, _ done: Int, _ total: Int) -> Void)?
     public var log: (String) -> Void = { _ in }
+    /// The output folders decoded into so far: `--fresh` forgets a folder's journal once, before its first run,
+    /// not before every length (the baseline would be decoded again each time).
+    var started: Set<String> = []
 
     public init(suite: Suite, options: ListSweepOptions, toolchain: Toolchain = Toolchain(), folder: URL) {
         self.suite = suite
@@ -190,7 +193,9 @@ public final class ListSweep {
         derived.recognizers = [recognizer]
         var run = RunOptions(
             output: folder.appendingPathComponent(output), workers: options.workers,
-            workerExecutable: options.workerExecutable, fresh: options.fresh, progress: progress)
+            workerExecutable: options.workerExecutable, fresh: options.fresh && !started.contains(output),
+            progress: progress)
+        started.insert(output)
         run.allowOutsidePaths = options.allowOutsidePaths
         run.keepLattices = false
         return try Runner(suite: derived, options: run, toolchain: toolchain).run()

@@ -150,6 +150,12 @@ struct PhraseListTests {
                 corpus: "general", mode: .customized, variant: "openings", recognizer: "lister", list: "global"))
         #expect(
             anti.message.contains("of \(heard.metrics.rates.counts.referenceWords) reference words"), "\(anti.message)")
+        // Each list system has transcript files of its own, none written over another's.
+        let reports = try TestSupport.temporaryDirectory("list-reports")
+        let files = try Reporter.write(results, formats: [.trn], to: reports).map(\.lastPathComponent)
+        for name in ["global", "local", "global%2B2"] {
+            #expect(files.contains("chess.customized.openings.\(name).lister.trn"), "\(files)")
+        }
         // The recognizer is not customized otherwise, and PocketSphinx's own systems are untouched.
         #expect(results.system(corpus: "chess", mode: .customized, variant: "openings", recognizer: "lister") == nil)
         #expect(results.comparison(corpus: "chess", variant: "openings")?.list == nil)
@@ -206,6 +212,26 @@ struct PhraseListTests {
         #expect(
             html.contains("List sweep: B-WER against the list&#39;s length")
                 || html.contains("List sweep: B-WER against the list's length"))
+    }
+
+    @Test("A private variant's list never goes to a recognizer off the device, even with allowPrivate")
+    func privateLists() throws {
+        let (suite, _) = try Self.suite(modes: "global+2")
+        let training = suite.folder.appendingPathComponent("openings.yaml")
+        try ("private: true\n" + (try String(contentsOf: training, encoding: .utf8)))
+            .write(to: training, atomically: true, encoding: .utf8)
+        var text = try String(contentsOf: suite.suiteFile, encoding: .utf8)
+        text = text.replacingOccurrences(
+            of: "onDevice: true\n    corpora: [chess, general]", with: "onDevice: false\n    corpora: [chess, general]")
+        let script = suite.folder.appendingPathComponent("lister.py").path
+        text = text.replacingOccurrences(
+            of: "    phraseLists:",
+            with:
+                "    customization: {decode: [\"\(script)\", \"{audio}\"], variants: [chess-seed], allowPrivate: true}\n"
+                + "    phraseLists:")
+        try text.write(to: suite.suiteFile, atomically: true, encoding: .utf8)
+        let error = try #require(throws: RunnerError.self) { try suite.run() }
+        #expect("\(error)".contains("variant openings's training data is private"), "\(error)")
     }
 
     @Test("A phrase list the suite writes wrong is refused with its line")

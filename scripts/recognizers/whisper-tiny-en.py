@@ -389,7 +389,7 @@ def serve(args):
             listed = (request.get("placeholders") or {}).get("{list}")
             terms = None if listed is None else parse_list(listed, "the request's {list}")
             answer = recognizer.decode(request["audio"], terms)
-        except (InputError, ValueError, KeyError, TypeError) as e:
+        except (InputError, ValueError, KeyError, TypeError, AttributeError) as e:
             answer = {"error": str(e)}
         sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
         sys.stdout.flush()

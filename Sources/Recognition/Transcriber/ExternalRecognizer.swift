@@ -56,7 +56,9 @@ public struct ExternalRecognizer: Sendable, Hashable, Codable {
     public var problem: String? {
         if transcripts != nil {
             return command.isEmpty && customization == nil && phraseLists == nil
-                ? nil : "a recognizer gives either 'transcripts' (made elsewhere) or 'command' (run here), not both"
+                ? nil
+                : "a recognizer gives either 'transcripts' (made elsewhere) or 'command' (run here, with its "
+                    + "'customization' and 'phraseLists'), not both"
         }
         if let problem = CommandPlaceholder.problem(of: command, as: .baseline) { return problem }
         if let serve, let problem = Self.serveProblem(serve, as: .baseline) { return problem }

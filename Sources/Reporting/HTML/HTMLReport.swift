@@ -150,8 +150,12 @@ public struct HTMLReport: Sendable {
         let systems = results.systems.filter { $0.corpus == corpus.name }
         guard !systems.isEmpty else { return "" }
         let named = systems.map { system in
-            let own = system.mode == .customized ? "customized \(system.variant ?? "")" : system.mode.rawValue
-            return "\(e(system.recognizer.map { "\(own) @ \($0)" } ?? own)) WER "
+            let own =
+                system.mode == .customized
+                ? "customized "
+                    + Comparison.label(system.variant ?? "", recognizer: system.recognizer, list: system.list?.name)
+                : system.mode.rawValue + (system.recognizer.map { " @ \($0)" } ?? "")
+            return "\(e(own)) WER "
                 + Format.percent(system.metrics.rates.wordErrorRate)
         }
         return "<div class=\"card\"><div class=\"card-head\"><h3>\(e(corpus.name))</h3>"

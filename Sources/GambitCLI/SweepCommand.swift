@@ -10,10 +10,14 @@ import Tuning
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sweep",
-        abstract: "Tune a variant's phrase/template counts and weight on the dev split; judge the choice on test.",
+        abstract:
+            "Tune a variant's phrase/template counts and weight, or with --lists a recognizer's phrase-list length, "
+            + "on the dev split; judge the choice on test.",
         discussion: """
             Recommends the point with the lowest dev B-WER among those whose every anti-context check \
-            passes (a rise above the tolerance fails when it is significant, as in `gambit run`).
+            passes (a rise above the tolerance fails when it is significant, as in `gambit run`). With \
+            --lists: the shortest list without distractors within 0.005 of the best dev keyword F1 whose \
+            anti-context checks pass.
 
             """ + ExitStatus.doneOrRefused
     )

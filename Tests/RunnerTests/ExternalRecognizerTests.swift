@@ -94,7 +94,8 @@ struct ExternalRecognizerTests {
             ),
             (
                 #"command: [asr, "{audio}"], onDevice: true, transcripts: {baseline: "t/{corpus}.jsonl"}"#,
-                "either 'transcripts' (made elsewhere) or 'command' (run here)"
+                "either 'transcripts' (made elsewhere) or 'command' (run here, with its 'customization' and "
+                    + "'phraseLists'), not both"
             ),
             (#"onDevice: true, transcripts: {baseline: t.jsonl}"#, "must name {corpus}"),
         ]

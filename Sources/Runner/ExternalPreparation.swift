@@ -90,8 +90,7 @@ extension Runner {
                     RunPlan.PreparedList(
                         ranked: try PhraseList.ranked(artifact.manifest.boostedTerms, in: training).map(\.text),
                         pool: others, poolSource: source,
-                        locale: training.locale.identifier.replacingOccurrences(of: "_", with: "-"),
-                        isPrivate: training.isPrivate)
+                        locale: training.locale.identifier.replacingOccurrences(of: "_", with: "-"))
             }
         }
     }

@@ -60,15 +60,12 @@ public struct RunPlan: Sendable {
         /// `other variants' terms` or the file, as the results say it.
         public var poolSource: String
         public var locale: String
-        /// The variant's private training data would go to a recognizer off the device.
-        public var isPrivate: Bool
 
-        public init(ranked: [String], pool: [String], poolSource: String, locale: String, isPrivate: Bool = false) {
+        public init(ranked: [String], pool: [String], poolSource: String, locale: String) {
             self.ranked = ranked
             self.pool = pool
             self.poolSource = poolSource
             self.locale = locale
-            self.isPrivate = isPrivate
         }
 
         /// The list of a system in `mode` under `lever`: global, the ranking cut at the limit plus distractors drawn

@@ -290,9 +290,8 @@ class Recognizer:
             self._load_artifact(artifact)
 
     def list_prompt(self, terms):
-        """The prompt of a phrase list: its terms in order, up to the first that would pass the budget."""
-        if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
-            raise InputError("the list must be a JSON list of strings")
+        """The prompt of a phrase list (checked by parse_list): its terms in order, up to the first that would
+        pass the budget."""
         key = "\u001f".join(terms)
         if key not in self.list_prompts:
             if self.tokenizer is None:

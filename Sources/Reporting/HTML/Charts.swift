@@ -239,15 +239,13 @@ enum Charts {
     }
 
     /// The list sweep's curve: B-WER on the domain corpus against the list's length, one line per distractor
-    /// count (evenly spaced lengths).
+    /// count (evenly spaced lengths), coloured as ``listSweepLegend(_:)`` names them.
     static func listSweep(_ sweep: ListSweepResults) -> String {
         let lengths = Array(Set(sweep.points.map(\.length))).sorted()
         guard lengths.count > 1 else { return "" }
-        let palette = ["#2563eb", "#ea580c", "#7c3aed", "#059669", "#db2777"]
-        let counts = Array(Set(sweep.points.map(\.distractors))).sorted()
-        let series = counts.enumerated().map { index, count in
+        let series = listSweepLegend(sweep).map { count, name, color in
             (
-                count == 0 ? "no distractors" : "+\(count) distractors", palette[index % palette.count],
+                name, color,
                 lengths.map { length in
                     sweep.points.first { $0.length == length && $0.distractors == count }?.domain.customized
                         .boostedWordErrorRate
@@ -261,11 +259,11 @@ enum Charts {
             series: series, filled: lengths.map { _ in true }, marker: marker)
     }
 
-    /// The colours ``listSweep(_:)`` gives its distractor counts, in order.
-    static func listSweepLegend(_ sweep: ListSweepResults) -> [(String, String)] {
+    /// Each distractor count of the list sweep, fewest first, with the line's name and colour.
+    static func listSweepLegend(_ sweep: ListSweepResults) -> [(count: Int, name: String, color: String)] {
         let palette = ["#2563eb", "#ea580c", "#7c3aed", "#059669", "#db2777"]
         return Array(Set(sweep.points.map(\.distractors))).sorted().enumerated().map { index, count in
-            (count == 0 ? "no distractors" : "+\(count) distractors", palette[index % palette.count])
+            (count, count == 0 ? "no distractors" : "+\(count) distractors", palette[index % palette.count])
         }
     }
 

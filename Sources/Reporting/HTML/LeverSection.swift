@@ -70,7 +70,7 @@ extension HTMLReport {
         out += "\(e(sweep.variant))'s terms on \(e(sweep.corpus)) (\(e(sweep.split)))</h3>"
         out += Charts.listSweep(sweep)
         out += "<div class=\"legend\">"
-        for (name, color) in Charts.listSweepLegend(sweep) {
+        for (_, name, color) in Charts.listSweepLegend(sweep) {
             out += "<span><i style=\"background:\(color)\"></i>\(e(name))</span>"
         }
         out += "</div>"

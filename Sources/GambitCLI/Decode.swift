@@ -131,6 +131,13 @@ enum DecodeOutput {
 
 /// The engine settings of a suite's `decoder:` block as options: `--beam 1e-60 --language-weight 8 --no-second-pass`.
 struct EngineOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Named settings the options below are set over: "
+                + DecoderSettings.profiles.map(\.name).joined(separator: " or ") + ".",
+            discussion: DecoderSettings.profiles.map { "\($0.name): \($0.summary)." }.joined(separator: "\n")))
+    var profile: String?
+
     @Option(help: "Beam of the first pass, (0, 1e-15] (engine default 1e-48); smaller prunes less.")
     var beam: String?
 
@@ -158,6 +165,13 @@ struct EngineOptions: ParsableArguments {
     /// The settings given, each checked as a suite's would be.
     func settings() throws -> DecoderSettings {
         var settings = DecoderSettings.standard
+        if let profile {
+            do {
+                settings = try settings.applying(profile: profile)
+            } catch {
+                throw ValidationError("--profile: \(error.message)")
+            }
+        }
         let given: [(String, String?, String)] = [
             ("beam", beam, "--beam"), ("wordBeam", wordBeam, "--word-beam"),
             ("languageWeight", languageWeight, "--language-weight"),

@@ -98,6 +98,14 @@ struct Run: ParsableCommand {
                 + "looking at test).", valueName: "split"))
     var split: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Decode with these named engine settings, set over the suite's decoder: block: "
+                + DecoderSettings.profiles.map(\.name).joined(separator: " or ") + ".",
+            discussion: DecoderSettings.profiles.map { "\($0.name): \($0.summary)." }.joined(separator: "\n"),
+            valueName: "profile"))
+    var decoderProfile: String?
+
     @Flag(
         help: ArgumentHelp(
             "Print what the run would decode, and stop.",
@@ -180,7 +188,7 @@ struct Run: ParsableCommand {
         try ExitStatus.end(with: results)
     }
 
-    /// The suite with this command's overrides (mix, interpolation, phrase framing, split) applied, its gate
+    /// The suite with this command's overrides (mix, interpolation, phrase framing, split, decoder profile) applied, its gate
     /// section checked.
     func loadSuite() throws -> Suite {
         var suiteFile = try Suite.load(URL(fileURLWithPath: suite))
@@ -194,6 +202,13 @@ struct Run: ParsableCommand {
             if let phrases { suiteFile.variants[index].phrases = phrases }
         }
         if let split { try suiteFile.replaceSplits(with: split) }
+        if let decoderProfile {
+            do {
+                suiteFile.decoder = try suiteFile.decoder.applying(profile: decoderProfile)
+            } catch {
+                throw ValidationError("--decoder-profile: \(error.message)")
+            }
+        }
         return suiteFile
     }
 

@@ -314,7 +314,9 @@ public enum Gate {
         }
         if let oldLatency = old.timing.finalLatency, let nowLatency = now.timing.finalLatency {
             findings.append(
-                finding(now, .finalLatencyP95, oldLatency.p95, nowLatency.p95, thresholds.finalLatencyP95, nil))
+                finding(
+                    now, .finalLatencyP95, oldLatency.p95, nowLatency.p95, thresholds.finalLatencyP95,
+                    paired.latencySignificance(current.run.settings)))
         }
         if old.timing.realTimeFactor > 0 && now.timing.realTimeFactor > 0 {
             findings.append(
@@ -417,6 +419,9 @@ public enum Gate {
     /// "; 95% CI [+0.10, +2.00] points, significant" (per hour for false alarms).
     static func significanceText(_ significance: ChangeSignificance, metric: GateMetric) -> String {
         let i = significance.interval
+        if metric == .finalLatencyP95 {
+            return String(format: "; 95%% CI [%+.3f, %+.3f] s, %@", i.lower, i.upper, significance.verdict)
+        }
         let scale = metric == .falseAlarmsPerHour ? 1.0 : 100
         return String(
             format: metric == .falseAlarmsPerHour
@@ -475,6 +480,23 @@ public enum Gate {
                 metric: "B-WER", errorsA: a.map(\.boostedErrors), errorsB: b.map(\.boostedErrors),
                 referenceWords: a.map(\.boostedReferenceWords), options: settings.bootstrap)
             return ChangeSignificance(interval: interval, matchedPairsPValue: nil, significant: interval.significant)
+        }
+
+        /// The change in p95 final latency over the utterances streamed, with a final, in both runs.
+        func latencySignificance(_ settings: RunSettings) -> ChangeSignificance? {
+            let pairs = Swift.zip(old, now).compactMap { a, b in
+                both(a.latency?.finalLatencySeconds, b.latency?.finalLatencySeconds)
+            }
+            guard !pairs.isEmpty else { return nil }
+            let interval = Significance.pairedQuantileBootstrap(
+                metric: "p95 final latency", valuesA: pairs.map(\.0), valuesB: pairs.map(\.1), quantile: 0.95,
+                options: settings.bootstrap)
+            return ChangeSignificance(interval: interval, matchedPairsPValue: nil, significant: interval.significant)
+        }
+
+        private func both(_ a: Double?, _ b: Double?) -> (Double, Double)? {
+            guard let a, let b else { return nil }
+            return (a, b)
         }
 
         func falseAlarmSignificance(_ settings: RunSettings) -> ChangeSignificance? {

@@ -64,7 +64,9 @@ public struct GateThresholds: Codable, Sendable, Equatable {
     public var boostedWER: Limit
     /// WER of every system on an anti-context corpus. Default +1.0 point.
     public var antiContextWER: Limit
-    /// 95th percentile of final latency after end of audio. Default +0.1 s or +25%.
+    /// 95th percentile of final latency after end of audio. Default +25%, and significant: a paired bootstrap of the
+    /// p95 over the utterances both runs streamed excludes no change (at least 10 of them; see
+    /// ``Significance/pairedQuantileBootstrap(metric:valuesA:valuesB:quantile:options:)``).
     public var finalLatencyP95: Limit
     /// Real-time factor. Default +25%.
     public var realTimeFactor: Limit
@@ -88,7 +90,7 @@ public struct GateThresholds: Codable, Sendable, Equatable {
     public init(
         wer: Limit = Self.defaultWER, boostedWER: Limit = Limit(maxIncrease: 1.0),
         antiContextWER: Limit = Limit(maxIncrease: 1.0),
-        finalLatencyP95: Limit = Limit(maxIncrease: 0.1, maxIncreasePercent: 25),
+        finalLatencyP95: Limit = Limit(maxIncreasePercent: 25, requireSignificance: true),
         realTimeFactor: Limit = Limit(maxIncreasePercent: 25), failedUtterances: Limit = Limit(maxIncrease: 0),
         falseAlarmsPerHour: Limit = Limit(maxIncrease: 5, requireSignificance: true),
         corpora: [String: CorpusThresholds] = [:]
@@ -134,7 +136,7 @@ public struct GateThresholds: Codable, Sendable, Equatable {
     }
 
     /// The defaults: WER +1.0 point or +10%, B-WER +1.0 point, anti-context WER +1.0 point, p95 final latency
-    /// +0.1 s or +25%, RTF +25%, no new failed utterances, false alarms a significant +5 per hour.
+    /// a significant +25%, RTF +25%, no new failed utterances, false alarms a significant +5 per hour.
     public static let `default` = GateThresholds()
 
     enum CodingKeys: String, CodingKey {

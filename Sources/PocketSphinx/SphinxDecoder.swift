@@ -172,6 +172,12 @@ public final class SphinxDecoder {
             })
     }
 
+    /// Whether the engine's voice-activity detector heard speech in the last samples fed. Only meaningful when the
+    /// decoder drops silence (`-remove_silence yes`); otherwise the detector is never consulted and this stays true.
+    ///
+    /// The corresponding C function is `ps_get_in_speech`.
+    public var inSpeech: Bool { ps_get_in_speech(pointer) != 0 }
+
     /// Ends the utterance and runs the passes that follow the first (flat lexicon, best path).
     ///
     /// The corresponding C function is `ps_end_utt`.

@@ -466,14 +466,15 @@ final class Decoder {
         }
     }
 
-    /// Feeds one chunk and returns the current partial hypothesis.
-    func feed(_ chunk: [Int16]) throws(RecognitionError) -> String {
+    /// Feeds one chunk and returns the current partial hypothesis, and whether the engine's voice-activity detector
+    /// hears speech (meaningful only for a decoder that drops silence, ``DecoderSettings/detectsSpeech``).
+    func feed(_ chunk: [Int16]) throws(RecognitionError) -> (text: String, inSpeech: Bool) {
         do {
             try engine.process(chunk, fullUtterance: false)
         } catch {
             throw .decodeFailed(error)
         }
-        return engine.hypothesis().text.map(EngineWords.clean) ?? ""
+        return (engine.hypothesis().text.map(EngineWords.clean) ?? "", engine.inSpeech)
     }
 
     /// Ends a streamed utterance and returns the final result.
@@ -484,6 +485,17 @@ final class Decoder {
             throw .decodeFailed(error)
         }
         return collect(alternatives: alternatives)
+    }
+
+    /// Ends a streamed utterance and returns the final hypothesis alone: the passes that end an utterance and the
+    /// best path (which `ps_get_hyp` runs), without what ``collect(alternatives:)`` adds for a full result.
+    func endStreamHypothesis() throws(RecognitionError) -> String {
+        do {
+            try engine.endUtterance()
+        } catch {
+            throw .decodeFailed(error)
+        }
+        return engine.hypothesis().text.map(EngineWords.clean) ?? ""
     }
 
     private func collect(alternatives: Int) -> DecodedUtterance {

@@ -32,6 +32,10 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
     /// ``pronunciationAlignment``), never by a suite, so they are not in ``settings``.
     var phoneBeam: Double?
     var computeAllSenones: Bool?
+    /// Drop silence and keep the voice-activity detector's state (`-remove_silence yes`): set only for a streamed
+    /// decode (``SpeechRecognizer/stream(_:)``), whose end-of-speech detection needs it; batch decodes keep
+    /// silence so that word times are audio time.
+    var detectsSpeech: Bool?
 
     /// What report.json and a settings file hold: the suite's settings, never the internal ones.
     private enum CodingKeys: String, CodingKey {
@@ -161,6 +165,53 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
             property: .flag(\.bestPath)),
     ]
 
+    /// Named settings: a suite's `decoder: {profile: lowLatency}`, `gambit run --decoder-profile` and `gambit decode
+    /// --profile`. A profile sets some settings; anything given beside it is set over it. One row per profile.
+    public struct Profile: Sendable {
+        public var name: String
+        /// What it does and when to use it, for help and docs.
+        public var summary: String
+        public var settings: DecoderSettings
+    }
+
+    /// The shipped profiles.
+    ///
+    /// `lowLatency` drops the two passes PocketSphinx runs when the audio ends (the flat-lexicon pass over the whole
+    /// utterance and the best path through its lattice): they are most of the time from the end of the audio to the
+    /// final hypothesis. Its final is the first pass's best hypothesis. docs/latency.md gives what it costs.
+    public static let profiles: [Profile] = [
+        Profile(
+            name: "default",
+            summary: "PocketSphinx's own settings: the tree pass, then the flat-lexicon pass and the best path when "
+                + "the audio ends (most accurate; the final takes longest)",
+            settings: .standard),
+        Profile(
+            name: "lowLatency",
+            summary: "the tree pass alone, without the flat-lexicon pass and the best path that run when the audio "
+                + "ends (the final comes sooner; words may be a little less accurate)",
+            settings: {
+                var settings = Self.standard
+                settings.secondPass = false
+                settings.bestPath = false
+                return settings
+            }()),
+    ]
+
+    /// These settings with profile `name`'s set over them.
+    ///
+    /// - Throws: ``Problem`` naming the profiles when there is none called `name`.
+    public func applying(profile name: String) throws(Problem) -> DecoderSettings {
+        guard let profile = Self.profiles.first(where: { $0.name == name }) else {
+            throw Problem(
+                setting: "profile",
+                message: "unknown decoder profile '\(name)'; the profiles are "
+                    + Self.profiles.map(\.name).joined(separator: ", "))
+        }
+        var settings = self
+        for (setting, text) in profile.settings.values { try settings.set(setting, to: text) }
+        return settings
+    }
+
     /// Settings only Gambit's own searches use (see ``phoneBeam``): on the command line, never in a suite.
     static let internalSettings: [Setting] = [
         Setting(
@@ -217,7 +268,7 @@ public struct DecoderSettings: Sendable, Hashable, Codable {
     ///
     /// A setting given at the engine's default is left out: it decodes the same, so it keeps the same key.
     public var commandLine: [String] {
-        var arguments = ["-remove_silence": "no"]
+        var arguments = ["-remove_silence": detectsSpeech == true ? "yes" : "no"]
         for setting in Self.settings + Self.internalSettings {
             if let text = setting.engineText(in: self) { arguments[setting.flag] = text }
         }

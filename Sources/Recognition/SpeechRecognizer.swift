@@ -124,24 +124,35 @@ public final class SpeechRecognizer {
     public func recognize(
         _ request: AudioBufferRecognitionRequest, partial: (Int, RecognitionResult) -> Void = { _, _ in }
     ) throws(RecognitionError) -> RecognitionResult {
-        let (custom, status) = resolveCustomization(request.options)
-        let decoder = try decoder(for: custom, streaming: true)
-        try decoder.beginStream()
+        let stream = try stream(request.options)
         var samples = 0
         for (index, buffer) in request.buffers.enumerated() {
-            let text = try decoder.feed(buffer)
+            let step = try stream.feed(buffer)
             samples += buffer.count
             if request.options.shouldReportPartialResults {
-                let transcription = Transcription(formattedString: text)
+                let transcription = Transcription(formattedString: step.text)
                 partial(
                     index,
                     RecognitionResult(
                         bestTranscription: transcription, transcriptions: [transcription], isFinal: false,
-                        customization: status, audioDuration: Double(samples) / 16_000))
+                        customization: stream.customization, audioDuration: Double(samples) / 16_000))
             }
         }
-        let decoded = try decoder.endStream(alternatives: request.options.maximumAlternatives)
-        return result(decoded, isFinal: true, customization: status, duration: Double(samples) / 16_000)
+        let decoded = try stream.end(alternatives: request.options.maximumAlternatives)
+        return result(decoded, isFinal: true, customization: stream.customization, duration: Double(samples) / 16_000)
+    }
+
+    /// Starts a streamed utterance, to be fed one buffer at a time as the audio arrives (what
+    /// ``recognize(_:partial:)`` does with buffers it already has, and what a paced stream needs).
+    ///
+    /// A stream listens as a live PocketSphinx does, with its voice-activity detector on (``DecoderSettings/detectsSpeech``):
+    /// it skips silence and says when speech has ended (``StreamStep/inSpeech``). Its word times are therefore not
+    /// audio time; a stream is for latency, and batch decodes give the words.
+    public func stream(_ options: RecognitionOptions) throws(RecognitionError) -> RecognitionStream {
+        let (custom, status) = resolveCustomization(options)
+        let decoder = try decoder(for: custom, streaming: true)
+        try decoder.beginStream()
+        return RecognitionStream(decoder: decoder, customization: status)
     }
 
     /// Apple serves a request that carries a customized model but is not forced on-device without the
@@ -176,6 +187,8 @@ public final class SpeechRecognizer {
                 }
             }
         }
+        var settings = settings
+        settings.detectsSpeech = streaming ? true : nil
         let decoder = try Decoder(model: model, settings: settings, custom: custom)
         if streaming { streamDecoders[custom] = decoder } else { batchDecoders[custom] = decoder }
         return decoder
@@ -190,6 +203,35 @@ public final class SpeechRecognizer {
         return RecognitionResult(
             bestTranscription: best, transcriptions: [best] + alternatives, isFinal: isFinal,
             customization: customization, audioDuration: duration, logPosterior: decoded.logPosterior)
+    }
+}
+
+/// One streamed utterance under way (``SpeechRecognizer/stream(_:)``): feed it buffers in order, then end it once.
+/// It borrows its recognizer's decoder, so the recognizer starts no other utterance until this one has ended.
+public final class RecognitionStream {
+    private let decoder: Decoder
+    /// Whether the customization asked for is used, as every result of the stream says.
+    public let customization: CustomizationStatus
+
+    init(decoder: Decoder, customization: CustomizationStatus) {
+        self.decoder = decoder
+        self.customization = customization
+    }
+
+    /// Feeds one buffer of 16 kHz samples; returns the partial hypothesis and whether speech is heard now.
+    public func feed(_ samples: [Int16]) throws(RecognitionError) -> StreamStep {
+        let (text, inSpeech) = try decoder.feed(samples)
+        return StreamStep(text: text, inSpeech: inSpeech)
+    }
+
+    /// Ends the audio and returns the final hypothesis's text: what an app waits for, and no more (no posteriors,
+    /// no alternatives, no word times).
+    public func finish() throws(RecognitionError) -> String {
+        try decoder.endStreamHypothesis()
+    }
+
+    func end(alternatives: Int) throws(RecognitionError) -> DecodedUtterance {
+        try decoder.endStream(alternatives: alternatives)
     }
 }
 

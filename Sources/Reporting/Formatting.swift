@@ -102,6 +102,11 @@ enum Format {
         value.map { String(format: "%.3f s", $0) } ?? "—"
     }
 
+    /// `170 ms`: a latency, to the millisecond; "—" for none.
+    static func milliseconds(_ value: Double?) -> String {
+        value.map { String(format: "%.0f ms", $0 * 1000) } ?? "—"
+    }
+
     /// `0.305`.
     static func decimal(_ value: Double, digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
 

@@ -124,7 +124,45 @@ public struct MarkdownReport: Sendable {
                     + "\(Format.seconds(t.finalLatency?.p50)) / \(Format.seconds(t.finalLatency?.p95)) | "
                     + "\(Format.decimal(t.peakResidentMegabytes, digits: 0)) MB | \(system.failures.failed) |")
         }
+        latency(line)
         return out
+    }
+
+    /// Latency per streamed system: first partial from speech onset, final after the audio (p50, p95 with its interval,
+    /// p99), end of speech detected, and missing finals; a recognizer that does not stream, its whole-utterance time.
+    private func latency(_ line: (String) -> Void) {
+        let systems = results.systems.filter { $0.timing.streaming != nil || $0.timing.wholeUtterance != nil }
+        guard !systems.isEmpty else { return }
+        line("")
+        line("### Latency")
+        line("")
+        line(
+            "| System | Streamed | n | First partial from speech p50 / p95 | Final p50 / p95 [95% CI] / p99 | End of speech detected p50 (n) | Missing finals |"
+        )
+        line("|---|---|---:|---:|---:|---:|---:|")
+        func final(_ p: Percentiles?) -> String {
+            guard let p else { return "—" }
+            let interval = p.p95Interval.map { " [\(Format.milliseconds($0.first)), \(Format.milliseconds($0.last))]" }
+            return "\(Format.milliseconds(p.p50)) / \(Format.milliseconds(p.p95))\(interval ?? "") / "
+                + Format.milliseconds(p.p99)
+        }
+        for system in systems {
+            let t = system.timing
+            guard let s = t.streaming else {
+                line(
+                    "| \(Self.inline(system.key)) | whole utterance (does not stream) | \(t.wholeUtterance?.count ?? 0) | — | \(final(t.wholeUtterance)) | — | — |"
+                )
+                continue
+            }
+            let onset = s.firstPartialAfterOnset.map {
+                "\(Format.milliseconds($0.p50)) / \(Format.milliseconds($0.p95))"
+            }
+            let endpoint = s.endpointLatency.map { "\(Format.milliseconds($0.p50)) (\(s.endpointsDetected))" }
+            line(
+                "| \(Self.inline(system.key)) | \(s.pacing == "realTime" ? "real-time paced" : s.pacing) | \(s.streamed) | "
+                    + "\(onset ?? "—") | \(final(t.finalLatency)) | \(endpoint ?? "not detected") | \(s.missingFinals) |"
+            )
+        }
     }
 
     /// WER and B-WER per speaker, voice and condition: one folded block per corpus, one table per label.

@@ -89,7 +89,7 @@ public enum Aggregation {
     /// Timing of a system: the real-time factors and latency percentiles come from the records; the rest is given.
     public static func timing(
         of records: [UtteranceRecord], modelLoadSeconds: Double, decodeWallSeconds: Double,
-        peakResidentMegabytes: Double
+        peakResidentMegabytes: Double, bootstrap: BootstrapOptions = BootstrapOptions(resamples: 0)
     ) -> SystemTiming {
         let decode = records.reduce(0) { $0 + $1.decodeSeconds }
         let audio = records.reduce(0) { $0 + $1.audioSeconds }
@@ -97,8 +97,11 @@ public enum Aggregation {
         return SystemTiming(
             modelLoadSeconds: modelLoadSeconds, decodeWallSeconds: decodeWallSeconds, realTimeFactor: rtf,
             inverseRealTimeFactor: rtf > 0 ? 1 / rtf : 0, peakResidentMegabytes: peakResidentMegabytes,
-            finalLatency: Percentiles(records.compactMap { $0.latency?.finalLatencySeconds }),
-            firstPartial: Percentiles(records.compactMap { $0.latency?.firstPartialSeconds }))
+            finalLatency: Percentiles(records.compactMap { $0.latency?.finalLatencySeconds }, bootstrap: bootstrap),
+            firstPartial: Percentiles(records.compactMap { $0.latency?.firstPartialSeconds }, bootstrap: bootstrap),
+            streaming: StreamingSummary(records.compactMap(\.latency), bootstrap: bootstrap),
+            wholeUtterance: Percentiles(
+                records.compactMap { $0.latency?.wholeUtteranceSeconds }, bootstrap: bootstrap))
     }
 
     /// Compares a customized system with the baseline (and oracle) of its corpus.
@@ -259,7 +262,7 @@ extension RunResults {
             system.timing = Aggregation.timing(
                 of: system.utterances, modelLoadSeconds: system.timing.modelLoadSeconds,
                 decodeWallSeconds: system.timing.decodeWallSeconds,
-                peakResidentMegabytes: system.timing.peakResidentMegabytes)
+                peakResidentMegabytes: system.timing.peakResidentMegabytes, bootstrap: run.settings.bootstrap)
             system.failures = FailureCounts(system.utterances)
             system.breakdowns = Aggregation.breakdowns(of: system.utterances, bootstrap: run.settings.bootstrap)
             system.biasingLists = Aggregation.biasingListSummary(of: system.utterances, normalizer: normalizer)

@@ -15,7 +15,11 @@ extension StreamingLatency {
     init(_ latency: DecodeLatency) {
         self.init(
             firstPartialSeconds: latency.firstPartialSeconds, finalLatencySeconds: latency.finalLatencySeconds,
-            firstCorrectEmission: latency.firstCorrectEmission)
+            firstCorrectEmission: latency.firstCorrectEmission, pacing: latency.pacing?.rawValue,
+            speechOnsetSeconds: latency.speech?.start, speechEndSeconds: latency.speech?.end,
+            speechSource: latency.speech?.source, firstPartialAfterOnsetSeconds: latency.firstPartialAfterOnsetSeconds,
+            endpointSeconds: latency.endpointSeconds, endpointLatencySeconds: latency.endpointLatencySeconds,
+            failure: latency.failure)
     }
 }
 

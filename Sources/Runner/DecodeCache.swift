@@ -6,7 +6,7 @@ import Recognition
 /// own journal lacks, and adds those it decodes.
 ///
 /// The key names everything that can change a hypothesis (the audio's bytes, the system's model, the acoustic model,
-/// the decoder settings and the streaming chunk: ``WorkRequest/key(audioHash:systemFingerprint:modelFingerprint:decoder:streamedChunkMilliseconds:)``),
+/// the decoder settings and the streaming chunk: ``WorkRequest/key(audioHash:systemFingerprint:modelFingerprint:decoder:streamed:)``),
 /// so an answer is reused only for the same decode; it is the key a run's journal resumes by. Only answers that
 /// succeeded are kept, and only PocketSphinx's: an external recognizer's key cannot see a change to its program, and a
 /// failure (a timeout on a busy machine) says nothing of the next run. A kept answer carries the timings of the run
@@ -19,7 +19,7 @@ struct DecodeCache {
     /// first heard, which its key does not name (a baseline streams for every variant's terms of its suite): its
     /// file is named by the terms too, so another suite's terms never come back as this one's.
     private func file(_ request: WorkRequest) -> URL {
-        guard request.streamingChunkMilliseconds != nil else {
+        guard request.streaming != nil else {
             return folder.appendingPathComponent("\(request.key).json")
         }
         let terms = ContentHash.sha256Hex(Data(request.terms.sorted().joined(separator: "\n").utf8))

@@ -177,10 +177,10 @@ public struct RunPlan: Sendable {
                 let audioHash = audioHashes[entry.audio.path] ?? "missing:\(entry.audio.path)"
                 let streamed =
                     system.mode != .oracle && system.external == nil && index < suite.streaming.utterances
-                    ? suite.streaming.chunkMilliseconds : nil
+                    ? suite.streaming.setup : nil
                 var request = Transcriber.request(
                     audio: entry.audio, audioHash: audioHash, configuration: system.configuration,
-                    systemFingerprint: system.fingerprint, streamingChunkMilliseconds: streamed, terms: system.terms,
+                    systemFingerprint: system.fingerprint, streaming: streamed, terms: system.terms,
                     settings: suite.decoder, modelFingerprint: modelFingerprint)
                 if let external = system.external {
                     var fingerprint = system.fingerprint
@@ -211,7 +211,7 @@ public struct RunPlan: Sendable {
                     // so changing them does not run its (perhaps slow, perhaps off-device) command again.
                     request.key = WorkRequest.key(
                         audioHash: audioHash, systemFingerprint: fingerprint, modelFingerprint: modelFingerprint,
-                        decoder: .standard, streamedChunkMilliseconds: nil)
+                        decoder: .standard, streamed: nil)
                     request.external = external
                 }
                 if crashOnceForTesting.contains(entry.id) { request.crashForTesting = true }
@@ -511,7 +511,7 @@ extension RunPlan {
                 case .oracle: counts[name]!.oracle += 1
                 }
             }
-            if item.request.streamingChunkMilliseconds != nil { counts[name]!.streamed += 1 }
+            if item.request.streaming != nil { counts[name]!.streamed += 1 }
             if journaled.contains(item.request.key) { counts[name]!.journaled += 1 }
         }
         return order.map { name in
@@ -531,6 +531,7 @@ extension RunPlan {
             public var audio: String
             public var key: String
             public var streamingChunkMilliseconds: Int?
+            public var streamingPacing: StreamPacing?
             public var journaled: Bool
         }
         public var suite: String
@@ -553,7 +554,8 @@ extension RunPlan {
                 Listing.Item(
                     corpus: systems[item.system].corpus.name, system: systems[item.system].label,
                     utterance: item.entry.id, audio: suite.reportedPath(item.entry.audio), key: item.request.key,
-                    streamingChunkMilliseconds: item.request.streamingChunkMilliseconds,
+                    streamingChunkMilliseconds: item.request.streaming?.chunkMilliseconds,
+                    streamingPacing: item.request.streaming?.pacing,
                     journaled: journaled.contains(item.request.key))
             })
     }

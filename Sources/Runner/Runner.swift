@@ -512,7 +512,16 @@ public final class Runner {
                 hypothesis: response.hypothesis, biasingList: item.entry.boosted, settings: settings)
             record.decodeSeconds = response.decodeSeconds
             record.audioSeconds = response.audioSeconds
-            record.latency = response.latency.map(StreamingLatency.init)
+            record.latency = response.latency.map { latency in
+                var recorded = StreamingLatency(latency)
+                recorded.failure = latency.failure.map { WorkResponse.relativePaths(in: $0, to: suite.folder) }
+                return recorded
+            }
+            // A served program's answer, its model already loaded, is the wait over a whole utterance; the first
+            // request of a program also waited for its start, which is not recognition.
+            if response.served == true, response.loadedModel != true, response.failure == nil {
+                record.latency = StreamingLatency(wholeUtteranceSeconds: response.decodeSeconds)
+            }
             record.words = response.words.map(WordTiming.init)
             record.customization = Results.CustomizationStatus(response.customization)
             record.customizationNote = response.customizationNote

@@ -25,7 +25,7 @@ import Yams
 /// modes: [baseline, customized, oracle]
 /// recognizers:
 ///   - {name: cli, command: [scripts/recognizers/pocketsphinx-cli.sh, "{audio}"], onDevice: true}
-/// streaming: {utterances: 10, chunkMilliseconds: 100}
+/// streaming: {utterances: 10, chunkMilliseconds: 100, pacing: realTime}   # pacing: simulated by default
 /// decoder: {beam: 1e-60, languageWeight: 8}   # optional: engine settings; the engine's defaults otherwise
 /// cache: output        # optional: models in the output folder, not the user's cache
 /// ```
@@ -96,11 +96,22 @@ public struct Suite: Sendable, Equatable {
         }
     }
 
-    /// How much streaming simulation to run.
+    /// How many utterances to stream for latency, and how (`streaming:`).
     public struct Streaming: Sendable, Equatable, Codable {
         /// Utterances per corpus and system to stream (the first ones of the corpus); 0 turns it off.
         public var utterances: Int
         public var chunkMilliseconds: Int
+        /// `realTime` or `simulated` (the default, as every earlier suite streamed).
+        public var pacing: StreamPacing = .simulated
+        /// Background noise appended after each streamed utterance, milliseconds (``StreamingSetup``).
+        public var trailingSilenceMilliseconds = 0
+
+        /// How each streamed utterance is streamed.
+        public var setup: StreamingSetup {
+            StreamingSetup(
+                chunkMilliseconds: chunkMilliseconds, pacing: pacing,
+                trailingSilenceMilliseconds: trailingSilenceMilliseconds)
+        }
     }
 
     public var name: String
@@ -291,8 +302,11 @@ public struct Suite: Sendable, Equatable {
                     "variants": .value, "distractors": .value,
                 ]),
             ])),
-        "streaming": .mapping(["utterances": .value, "chunkMilliseconds": .value]),
-        "decoder": .mapping(Dictionary(uniqueKeysWithValues: DecoderSettings.settings.map { ($0.name, .value) })),
+        "streaming": .mapping([
+            "utterances": .value, "chunkMilliseconds": .value, "pacing": .value, "trailingSilenceMilliseconds": .value,
+        ]),
+        "decoder": .mapping(
+            Dictionary(uniqueKeysWithValues: (DecoderSettings.settings.map(\.name) + ["profile"]).map { ($0, .value) })),
         "cache": .value,
         "termForms": .namedEntries(.value),
         "normalize": .value,

@@ -199,5 +199,7 @@ struct SuiteFile: Decodable {
     struct StreamingFields: Decodable {
         var utterances: Lined<String>?
         var chunkMilliseconds: Lined<String>?
+        var pacing: Lined<String>?
+        var trailingSilenceMilliseconds: Lined<String>?
     }
 }

@@ -430,6 +430,25 @@ struct SuiteReader {
             }
             streaming.chunkMilliseconds = value
         }
+        if let pacing = try string(fields.pacing, "pacing", in: field.line, required: false) {
+            guard let value = StreamPacing(rawValue: pacing) else {
+                throw fail(
+                    fields.pacing?.line,
+                    "'pacing' is '\(pacing)'; it must be "
+                        + StreamPacing.allCases.map(\.rawValue).joined(separator: " or "))
+            }
+            streaming.pacing = value
+        }
+        if let silence = try duration(fields.trailingSilenceMilliseconds, .trailingSilenceMilliseconds, in: field.line)
+        {
+            guard let value = Int(exactly: silence) else {
+                throw fail(
+                    fields.trailingSilenceMilliseconds?.line,
+                    "`trailingSilenceMilliseconds` is \(fields.trailingSilenceMilliseconds?.value ?? ""); it must be a "
+                        + "whole number of milliseconds within \(DurationSetting.trailingSilenceMilliseconds.allowed)")
+            }
+            streaming.trailingSilenceMilliseconds = value
+        }
         return streaming
     }
 
@@ -480,14 +499,20 @@ struct SuiteReader {
             throw fail(
                 field.line,
                 "'decoder' must be a mapping of engine settings ("
-                    + DecoderSettings.settings.map(\.name).joined(separator: ", ") + ")")
+                    + DecoderSettings.settings.map(\.name).joined(separator: ", ") + ") and perhaps a profile")
         }
-        for (name, value) in settings.entries {
+        // A profile is set first, whatever its place: the settings given beside it are set over it.
+        let entries = settings.entries.filter { $0.0 == "profile" } + settings.entries.filter { $0.0 != "profile" }
+        for (name, value) in entries {
             guard let text = value.value else {
                 throw fail(value.line, "decoder setting '\(name)' is one value" + given(value.written))
             }
             do {
-                try decoder.set(name, to: text)
+                if name == "profile" {
+                    decoder = try decoder.applying(profile: text)
+                } else {
+                    try decoder.set(name, to: text)
+                }
             } catch {
                 throw fail(value.line, error.message)
             }
@@ -518,6 +543,7 @@ struct SuiteReader {
             "onDevice": "true or false", "allowPrivate": "true or false",
             "timeout": "a number of seconds", "prepareTimeout": "a number of seconds",
             "utterances": "a whole number", "chunkMilliseconds": "a whole number of milliseconds",
+            "pacing": "realTime or simulated", "trailingSilenceMilliseconds": "a whole number of milliseconds",
             "role": "domain or anti-context", "cache": "output or user", "format": "jsonl, trn, ctm or kaldi",
             "limit": "a whole number of at least 1", "unit": "phrases or words",
         ]

@@ -163,6 +163,57 @@ struct GateTests {
         #expect(Gate.comparability(current: listed, baseline: listed.redactingPrivateTerms()) == [])
     }
 
+    /// `results` with every streamed utterance's final latency of the chess baseline changed by `change`.
+    func slowing(_ results: RunResults, _ change: (Int, Double) -> Double) throws -> RunResults {
+        var slowed = results
+        let index = try #require(slowed.systems.firstIndex { $0.corpus == "chess" && $0.mode == .baseline })
+        for u in slowed.systems[index].utterances.indices {
+            if let value = slowed.systems[index].utterances[u].latency?.finalLatencySeconds {
+                slowed.systems[index].utterances[u].latency?.finalLatencySeconds = change(u, value)
+            }
+        }
+        return slowed.recomputingAggregates()
+    }
+
+    /// The fixture's chess corpus has 8 streamed utterances, too few to judge; twelve copies of each make 96.
+    func manyStreamed() throws -> RunResults {
+        var many = Fixture.results()
+        let index = try #require(many.systems.firstIndex { $0.corpus == "chess" && $0.mode == .baseline })
+        let originals = many.systems[index].utterances
+        many.systems[index].utterances = (0..<12).flatMap { copy in
+            originals.map { record in
+                var record = record
+                record.id += "-\(copy)"
+                record.index += copy * originals.count
+                record.latency?.finalLatencySeconds? += Double(copy) * 0.001
+                return record
+            }
+        }
+        return many.recomputingAggregates()
+    }
+
+    @Test("A p95 final latency regression fails only when significant and above the relative limit")
+    func latencyRegression() throws {
+        let base = try manyStreamed()
+        func finding(_ outcome: GateOutcome) throws -> GateFinding {
+            try #require(outcome.findings.first { $0.metric == .finalLatencyP95 && $0.system == "chess/baseline" })
+        }
+        // Every utterance 60% slower: significant and above +25%.
+        let slow = try finding(Gate.evaluate(current: try slowing(base) { $1 * 1.6 }, baseline: base))
+        #expect(slow.failed)
+        #expect(slow.significance?.significant == true)
+        #expect(slow.message.contains("95% CI [+"), "\(slow.message)")
+        // 10% slower, significant but within +25%.
+        let within = try finding(Gate.evaluate(current: try slowing(base) { $1 * 1.1 }, baseline: base))
+        #expect(within.significance?.significant == true)
+        #expect(!within.exceedsLimit && !within.failed)
+        // Tripled, but over eight utterances, too few to judge: above the limit, not a regression.
+        let few = try finding(
+            Gate.evaluate(current: try slowing(Fixture.results()) { $1 * 3 }, baseline: Fixture.results()))
+        #expect(few.exceedsLimit && !few.failed)
+        #expect(few.message.contains("too few utterances to judge (8 compared"), "\(few.message)")
+    }
+
     @Test("noise below the thresholds passes")
     func noiseBelowThreshold() throws {
         var noisy = Fixture.results()

@@ -61,7 +61,9 @@ struct DecodeCacheTests {
         let folder = try TestSupport.temporaryDirectory("decode-cache-terms")
         let cache = DecodeCache(folder: folder.appendingPathComponent("cache"))
         func request(_ terms: [String]) -> WorkRequest {
-            WorkRequest(key: "k1", audio: "a.wav", configuration: nil, streamingChunkMilliseconds: 100, terms: terms)
+            WorkRequest(
+                key: "k1", audio: "a.wav", configuration: nil, streaming: StreamingSetup(chunkMilliseconds: 100),
+                terms: terms)
         }
         let answer = WorkResponse.imported(key: "k1", hypothesis: "play the albin", customization: .notRequested)
         cache.keep(["k1": answer], of: [request(["albin"])], except: [])

@@ -104,18 +104,18 @@ import Testing
         let plan = try Self.plan()
         let first = plan.items[0]
         #expect(first.entry.id == "chess-0")
-        #expect(first.request.streamingChunkMilliseconds == 100)
+        #expect(first.request.streaming == StreamingSetup(chunkMilliseconds: 100))
         #expect(
             first.request.key
                 == WorkRequest.key(
                     audioHash: "hash-chess-0", systemFingerprint: "baseline", modelFingerprint: "model",
-                    decoder: .standard, streamedChunkMilliseconds: 100))
+                    decoder: .standard, streamed: StreamingSetup(chunkMilliseconds: 100)))
         let customized = try #require(plan.items.first { plan.systems[$0.system].mode == .customized && $0.index == 1 })
         #expect(
             customized.request.key
                 == WorkRequest.key(
                     audioHash: "hash-chess-1", systemFingerprint: "sha256:chess@0.5", modelFingerprint: "model",
-                    decoder: .standard, streamedChunkMilliseconds: nil))
+                    decoder: .standard, streamed: nil))
         #expect(customized.request.terms == ["knight"])
         #expect(Set(plan.items.map(\.request.key)).count == plan.items.count)
         // The same inputs give the same plan.

@@ -77,6 +77,15 @@ struct ServedRecognizerTests {
         #expect(customized.utterances.allSatisfy { $0.customization == .applied && $0.hypothesis != "" })
         let retried = (baseline.utterances + customized.utterances).filter { $0.retries > 0 }
         #expect(retried.map(\.id) == ["chess-1-kal16"])
+        // It does not stream: its latency is the time over each whole utterance, a program's first request (its
+        // start) and the retried one (a restart) left out, and no streamed figure is made up.
+        for system in [baseline, customized] {
+            let timed = system.utterances.filter { $0.latency?.wholeUtteranceSeconds != nil }
+            let whole = try #require(system.timing.wholeUtterance)
+            #expect(whole.count == timed.count && timed.count >= 8 - 3 && timed.count < 8, "\(timed.count)")
+            #expect(timed.allSatisfy { $0.retries == 0 && $0.latency?.wholeUtteranceSeconds == $0.decodeSeconds })
+            #expect(system.timing.streaming == nil && system.timing.finalLatency == nil)
+        }
     }
 
     @Test("A served program that answers {\"error\": …} fails that utterance with its reason and stays loaded")

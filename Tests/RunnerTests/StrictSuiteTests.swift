@@ -124,7 +124,7 @@ struct StrictSuiteTests {
         func key(_ settings: DecoderSettings) -> String {
             WorkRequest.key(
                 audioHash: "a", systemFingerprint: "s", modelFingerprint: "m", decoder: settings,
-                streamedChunkMilliseconds: nil)
+                streamed: nil)
         }
         var narrow = DecoderSettings.standard
         try narrow.set("beam", to: "1e-40")
@@ -368,6 +368,43 @@ struct StrictSuiteTests {
         let refused = try #require(try refusal(text))
         #expect(refused.line == 4)
         #expect(refused.message.contains(message), "\(refused.message)")
+    }
+
+    @Test("A decoder profile sets its settings, those beside it are set over it, and an unknown one is refused")
+    func decoderProfile() throws {
+        let low = try Suite.load(try suite(Self.corpora + "decoder: {languageWeight: 8, profile: lowLatency}\n"))
+        #expect(low.decoder == DecoderSettings(languageWeight: 8, secondPass: false, bestPath: false))
+        let over = try Suite.load(try suite(Self.corpora + "decoder: {profile: lowLatency, bestPath: true}\n"))
+        #expect(over.decoder == DecoderSettings(secondPass: false, bestPath: true))
+        #expect(try Suite.load(try suite(Self.corpora + "decoder: {profile: default}\n")).decoder == .standard)
+        let refused = try #require(try refusal(Self.corpora + "decoder: {profile: fastest}\n"))
+        #expect(refused.line == 3)
+        #expect(
+            refused.message.contains("unknown decoder profile 'fastest'; the profiles are default, lowLatency"),
+            "\(refused.message)")
+    }
+
+    @Test("Streaming's pacing and trailing silence are read, and refused out of range")
+    func streamingSetup() throws {
+        #expect(try Suite.load(try suite(Self.corpora)).streaming.setup == StreamingSetup(chunkMilliseconds: 100))
+        let paced = try Suite.load(
+            try suite(
+                Self.corpora
+                    + "streaming: {utterances: 3, chunkMilliseconds: 50, pacing: realTime, trailingSilenceMilliseconds: 800}\n"
+            ))
+        #expect(
+            paced.streaming.setup
+                == StreamingSetup(chunkMilliseconds: 50, pacing: .realTime, trailingSilenceMilliseconds: 800))
+        let pacing = try #require(try refusal(Self.corpora + "streaming: {utterances: 1, pacing: live}\n"))
+        #expect(pacing.message.contains("'pacing' is 'live'; it must be realTime or simulated"), "\(pacing.message)")
+        let silence = try #require(
+            try refusal(Self.corpora + "streaming: {utterances: 1, trailingSilenceMilliseconds: 20000}\n"))
+        #expect(
+            silence.message.contains("`trailingSilenceMilliseconds` is 20000; it must be a number of milliseconds"),
+            "\(silence.message)")
+        // The key of a stream set up as every earlier one was is unchanged; any other setup has a key of its own.
+        #expect(StreamingSetup(chunkMilliseconds: 100).keyText == "100")
+        #expect(StreamingSetup(chunkMilliseconds: 100, pacing: .realTime).keyText == "100/realTime/0")
     }
 
     @Test("A streaming chunk out of range is refused with its value and range")

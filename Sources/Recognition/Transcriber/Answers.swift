@@ -48,21 +48,43 @@ public enum DecodeFailureKind: String, Codable, Sendable, CaseIterable {
     case missingTranscript
 }
 
-/// How quickly a streamed decode answered, on the clock of the audio as if it arrived in real time.
+/// How quickly a streamed decode answered, on the clock of the audio as if it were being spoken (``StreamTimer``).
 public struct DecodeLatency: Codable, Sendable, Equatable {
     /// From the start of audio to the first partial hypothesis, seconds.
     public var firstPartialSeconds: Double?
-    /// From the end of audio to the final hypothesis, seconds.
+    /// From the end of audio to the final hypothesis, seconds; nil when the stream gave no final (``failure``).
     public var finalLatencySeconds: Double?
     /// Boosted term → seconds from the start of audio until the term first appeared correctly in a partial.
     public var firstCorrectEmission: [String: Double]
+    /// How the audio was handed over; nil in answers of a Gambit that only simulated.
+    public var pacing: StreamPacing?
+    /// Where speech lies in the audio, the latencies from speech onset and end are measured from; nil when none
+    /// was found.
+    public var speech: SpeechSpan?
+    /// From the speech onset to the first partial hypothesis, seconds (negative: a word heard before speech).
+    public var firstPartialAfterOnsetSeconds: Double?
+    /// When, from the start of audio, the recognizer's own detector first said speech had ended; nil when it did not
+    /// before the audio ended, or has no detector.
+    public var endpointSeconds: Double?
+    /// From the end of speech to that detection, seconds (negative: it cut the speaker off in a pause).
+    public var endpointLatencySeconds: Double?
+    /// Why streaming failed when the batch decode did not: the utterance has no final (a missing final, counted).
+    public var failure: String?
 
     public init(
         firstPartialSeconds: Double? = nil, finalLatencySeconds: Double? = nil,
-        firstCorrectEmission: [String: Double] = [:]
+        firstCorrectEmission: [String: Double] = [:], pacing: StreamPacing? = nil, speech: SpeechSpan? = nil,
+        firstPartialAfterOnsetSeconds: Double? = nil, endpointSeconds: Double? = nil,
+        endpointLatencySeconds: Double? = nil, failure: String? = nil
     ) {
         self.firstPartialSeconds = firstPartialSeconds
         self.finalLatencySeconds = finalLatencySeconds
         self.firstCorrectEmission = firstCorrectEmission
+        self.pacing = pacing
+        self.speech = speech
+        self.firstPartialAfterOnsetSeconds = firstPartialAfterOnsetSeconds
+        self.endpointSeconds = endpointSeconds
+        self.endpointLatencySeconds = endpointLatencySeconds
+        self.failure = failure
     }
 }

@@ -25,6 +25,9 @@ public struct DurationSetting: Sendable, Hashable {
     /// A streamed chunk's length: 10 ms to 1 minute, in whole milliseconds.
     public static let chunkMilliseconds = DurationSetting(
         name: "chunkMilliseconds", unit: "milliseconds", range: 10...60_000, allowed: "10…60000 (1 minute)")
+    /// Silence appended after a streamed utterance: none to 10 s, in whole milliseconds.
+    public static let trailingSilenceMilliseconds = DurationSetting(
+        name: "trailingSilenceMilliseconds", unit: "milliseconds", range: 0...10_000, allowed: "0…10000 (10 seconds)")
 
     /// The duration `text` gives, in ``unit``.
     ///

@@ -68,11 +68,11 @@ public final class Transcriber {
     ///   - systemFingerprint: Defaults to the configuration's (``systemFingerprint(of:)``).
     public func request(
         audio: URL, audioHash: String? = nil, configuration: LanguageModelConfiguration?,
-        systemFingerprint: String? = nil, streamingChunkMilliseconds: Int? = nil, terms: [String] = []
+        systemFingerprint: String? = nil, streaming: StreamingSetup? = nil, terms: [String] = []
     ) -> WorkRequest {
         Self.request(
             audio: audio, audioHash: audioHash ?? WorkRequest.hashFile(audio), configuration: configuration,
-            systemFingerprint: systemFingerprint, streamingChunkMilliseconds: streamingChunkMilliseconds, terms: terms,
+            systemFingerprint: systemFingerprint, streaming: streaming, terms: terms,
             settings: settings, modelFingerprint: modelFingerprint)
     }
 
@@ -80,15 +80,14 @@ public final class Transcriber {
     /// instance method): for planning work without starting anything.
     public static func request(
         audio: URL, audioHash: String, configuration: LanguageModelConfiguration?, systemFingerprint: String?,
-        streamingChunkMilliseconds: Int?, terms: [String], settings: DecoderSettings, modelFingerprint: String
+        streaming: StreamingSetup?, terms: [String], settings: DecoderSettings, modelFingerprint: String
     ) -> WorkRequest {
         let key = WorkRequest.key(
             audioHash: audioHash, systemFingerprint: systemFingerprint ?? Self.systemFingerprint(of: configuration),
-            modelFingerprint: modelFingerprint, decoder: settings, streamedChunkMilliseconds: streamingChunkMilliseconds
-        )
+            modelFingerprint: modelFingerprint, decoder: settings, streamed: streaming)
         return WorkRequest(
             key: key, audio: audio.path, configuration: configuration,
-            streamingChunkMilliseconds: streamingChunkMilliseconds, terms: terms)
+            streaming: streaming, terms: terms)
     }
 
     /// The keys a journal holds final answers for: what ``transcribe(_:journal:fresh:retryFailures:)`` would not

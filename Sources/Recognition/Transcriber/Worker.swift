@@ -10,8 +10,8 @@ public struct WorkRequest: Codable, Sendable, Hashable {
     public var audio: String
     /// The customized model (or oracle grammar); nil for the baseline.
     public var configuration: LanguageModelConfiguration?
-    /// Also stream the audio in chunks of this many milliseconds to measure latency; nil: no streaming.
-    public var streamingChunkMilliseconds: Int?
+    /// Also stream the audio this way to measure latency; nil: no streaming.
+    public var streaming: StreamingSetup?
     /// Words whose first correct emission time is measured while streaming.
     public var terms: [String]
     /// Test hook: crash the worker on this request (exercises crash isolation and retries).
@@ -25,13 +25,13 @@ public struct WorkRequest: Codable, Sendable, Hashable {
     public var latticeFolder: String?
 
     public init(
-        key: String, audio: String, configuration: LanguageModelConfiguration?, streamingChunkMilliseconds: Int? = nil,
+        key: String, audio: String, configuration: LanguageModelConfiguration?, streaming: StreamingSetup? = nil,
         terms: [String] = [], crashForTesting: Bool? = nil, external: ExternalRecognizer? = nil
     ) {
         self.key = key
         self.audio = audio
         self.configuration = configuration
-        self.streamingChunkMilliseconds = streamingChunkMilliseconds
+        self.streaming = streaming
         self.terms = terms
         self.crashForTesting = crashForTesting
         self.external = external
@@ -46,7 +46,7 @@ extension WorkRequest {
     }
 
     /// The key a decoded utterance is journaled and resumed under: everything that can change its hypothesis
-    /// (the audio's bytes, the system's model, the acoustic model, the engine settings and the streaming chunk).
+    /// (the audio's bytes, the system's model, the acoustic model, the engine settings and how it is streamed).
     /// The engine's default settings give the key they gave before settings could be changed.
     ///
     /// - Parameters:
@@ -55,13 +55,13 @@ extension WorkRequest {
     ///     external recognizer's own.
     public static func key(
         audioHash: String, systemFingerprint: String, modelFingerprint: String, decoder: DecoderSettings,
-        streamedChunkMilliseconds: Int?
+        streamed: StreamingSetup?
     ) -> String {
         sha256(
             Data(
                 [
                     audioHash, systemFingerprint, modelFingerprint, decoder.commandLine.joined(separator: " "),
-                    "\(streamedChunkMilliseconds ?? 0)",
+                    streamed?.keyText ?? "0",
                 ].joined(separator: "|").utf8))
     }
 
@@ -107,6 +107,9 @@ public struct WorkResponse: Codable, Sendable, Equatable {
     public var networkIsolation: String?
     /// Whether that worker proved its network was unreachable.
     public var networkDenied: Bool?
+    /// Whether an external recognizer's long-lived program (`serve:`) answered, rather than a command started for
+    /// this utterance: its ``decodeSeconds`` is then the time over the whole utterance a user would wait.
+    public var served: Bool?
 
     /// The failure as results and reports record it: every absolute path in the message (the audio file, a
     /// model, an adapter) written relative to the suite's folder, as ``Suite/reportedPath(_:)`` writes audio
@@ -265,10 +268,11 @@ final class RequestDecoder {
                 response.appliedFingerprint = fingerprint
             case .ignored: response.customization = .ignored
             }
-            if let chunk = request.streamingChunkMilliseconds {
+            if let setup = request.streaming {
                 let start = DispatchTime.now().uptimeNanoseconds
-                response.latency = try Self.stream(
-                    clip, chunkMilliseconds: chunk, options: options, terms: request.terms, recognizer: recognizer)
+                response.latency = Self.stream(
+                    clip, setup: setup, options: options, terms: request.terms, recognizer: recognizer,
+                    clock: MonotonicClock())
                 response.streamingSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             }
         } catch {
@@ -329,6 +333,7 @@ final class RequestDecoder {
             audio, key: request.key, audioSeconds: response.audioSeconds, inputs: request.externalInputs,
             process: process)
         response.retries = answer.retried ? 1 : 0
+        response.served = true
         // A start is a model load; its time is part of the first request's.
         response.loadedModel = process.starts > starts ? true : nil
         return answer.output
@@ -361,41 +366,27 @@ final class RequestDecoder {
         }
     }
 
-    /// Feeds the clip in chunks as fast as the decoder takes them and replays the clock as if the
-    /// chunks arrived in real time: a chunk is processed when it has arrived and the decoder is free.
+    /// Streams the clip in chunks as `setup` says (with any trailing silence appended) and times it
+    /// (``StreamTimer``); speech onset and end are ``SpeechActivity``'s estimate from the audio itself. A stream that
+    /// fails gives a latency with no final and the failure: the batch decode's answer stands, and the missing final
+    /// is counted.
     static func stream(
-        _ clip: AudioClip, chunkMilliseconds: Int, options: RecognitionOptions, terms: [String],
-        recognizer: SpeechRecognizer
-    ) throws -> DecodeLatency {
-        var request = AudioBufferRecognitionRequest(options: options)
-        for chunk in AudioBufferRecognitionRequest.chunks(of: clip, milliseconds: chunkMilliseconds) {
-            request.append(chunk)
+        _ clip: AudioClip, setup: StreamingSetup, options: RecognitionOptions, terms: [String],
+        recognizer: SpeechRecognizer, clock: any StreamClock
+    ) -> DecodeLatency {
+        var audio = clip
+        audio.samples += SpeechActivity.trailingNoise(
+            after: clip.samples, seconds: Double(setup.trailingSilenceMilliseconds) / 1000, sampleRate: clip.sampleRate)
+        let chunks = AudioBufferRecognitionRequest.chunks(of: audio, milliseconds: setup.chunkMilliseconds)
+        let speech = SpeechActivity.span(of: clip.samples, sampleRate: clip.sampleRate)
+        do {
+            let stream = try recognizer.stream(options)
+            return try StreamTimer(clock: clock, pacing: setup.pacing).measure(
+                chunks: chunks, sampleRate: clip.sampleRate, speech: speech, terms: terms,
+                feed: { try stream.feed(chunks[$0]) }, finish: { try stream.finish() })
+        } catch {
+            return DecodeLatency(pacing: setup.pacing, speech: speech, failure: "\(error)")
         }
-        request.endAudio()
-        var clock = 0.0
-        var last = DispatchTime.now().uptimeNanoseconds
-        var firstPartial: Double?
-        var emissions: [String: Double] = [:]
-        let wanted = Set(terms)
-        let final = try recognizer.recognize(request) { index, partial in
-            let now = DispatchTime.now().uptimeNanoseconds
-            let arrival = Double(index + 1) * Double(chunkMilliseconds) / 1000
-            clock = max(clock, arrival) + Double(now - last) / 1e9
-            last = now
-            let text = partial.bestTranscription.formattedString
-            if firstPartial == nil, !text.isEmpty { firstPartial = clock }
-            let padded = " \(text) "
-            for term in wanted where emissions[term] == nil && padded.contains(" \(term) ") {
-                emissions[term] = clock
-            }
-        }
-        let now = DispatchTime.now().uptimeNanoseconds
-        clock = max(clock, clip.duration) + Double(now - last) / 1e9
-        let padded = " \(final.bestTranscription.formattedString) "
-        for term in wanted where emissions[term] == nil && padded.contains(" \(term) ") { emissions[term] = clock }
-        return DecodeLatency(
-            firstPartialSeconds: firstPartial, finalLatencySeconds: clock - clip.duration,
-            firstCorrectEmission: emissions)
     }
 
 }

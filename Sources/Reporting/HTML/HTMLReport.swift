@@ -435,8 +435,7 @@ public struct HTMLReport: Sendable {
         var out = "<section id=\"cost\"><h2>Latency &amp; cost</h2><div class=\"card\"><table><thead><tr>"
         out +=
             "<th>System</th><th class=\"num\">Model load</th><th class=\"num\">Decode wall</th><th class=\"num\">RTF</th>"
-        out += "<th class=\"num\">RTFx</th><th class=\"num\">Final latency p50 / p95</th>"
-        out += "<th class=\"num\">First partial p50 / p95</th><th class=\"num\">Peak RSS</th>"
+        out += "<th class=\"num\">RTFx</th><th class=\"num\">Peak RSS</th>"
         out += "<th class=\"num\">Failed / retried / crashed</th></tr></thead><tbody>"
         for system in results.systems {
             let t = system.timing
@@ -445,15 +444,12 @@ public struct HTMLReport: Sendable {
                 "<td class=\"num\">\(Format.seconds(t.modelLoadSeconds))</td><td class=\"num\">\(Format.seconds(t.decodeWallSeconds))</td>"
             out +=
                 "<td class=\"num\">\(Format.realTimeFactor(t))</td><td class=\"num\">\(Format.realTimeFactor(t, inverse: true))</td>"
-            out +=
-                "<td class=\"num\">\(Format.seconds(t.finalLatency?.p50)) / \(Format.seconds(t.finalLatency?.p95))</td>"
-            out +=
-                "<td class=\"num\">\(Format.seconds(t.firstPartial?.p50)) / \(Format.seconds(t.firstPartial?.p95))</td>"
             out += "<td class=\"num\">\(Format.decimal(t.peakResidentMegabytes, digits: 0)) MB</td>"
             let f = system.failures
             out += "<td class=\"num\">\(f.failed) / \(f.retried) / \(f.crashed)</td></tr>"
         }
         out += "</tbody></table></div>"
+        out += latencyCard()
         out += timings()
         guard !results.variants.isEmpty else { return out + "</section>\n" }
         out +=

@@ -221,6 +221,58 @@ public enum Significance {
             tooFewUtterances: marker(n))
     }
 
+    /// Paired bootstrap 95% interval of the change in a percentile of a duration (p95 of final latency, say) between
+    /// two runs of the same utterances: utterances are resampled with replacement, keeping each one's pair, and the
+    /// percentile of B minus that of A taken over each resample. Significant when the interval excludes 0 over at
+    /// least ``minimumUtterances`` utterances.
+    /// - Parameters:
+    ///   - valuesA: Each utterance's value in A; `valuesB` the same utterances' in B, same order.
+    ///   - quantile: The percentile as a fraction (0.95).
+    public static func pairedQuantileBootstrap(
+        metric: String, valuesA: [Double], valuesB: [Double], quantile q: Double, options: BootstrapOptions = .init()
+    ) -> BootstrapInterval {
+        let n = min(valuesA.count, valuesB.count)
+        let observed = n == 0 ? 0 : quantile(q, valuesB.prefix(n).sorted()) - quantile(q, valuesA.prefix(n).sorted())
+        guard n > 0, options.resamples > 0 else {
+            return BootstrapInterval(
+                metric: metric, observedDelta: observed, lower: observed, upper: observed, resamples: 0,
+                seed: options.seed, pValue: 1, significant: false, tooFewUtterances: marker(n))
+        }
+        var generator = SplitMix64(seed: options.seed)
+        var deltas: [Double] = []
+        deltas.reserveCapacity(options.resamples)
+        var a = [Double](repeating: 0, count: n)
+        var b = a
+        for _ in 0..<options.resamples {
+            for i in 0..<n {
+                let index = Int(generator.next(below: UInt64(n)))
+                (a[i], b[i]) = (valuesA[index], valuesB[index])
+            }
+            a.sort()
+            b.sort()
+            deltas.append(quantile(q, b) - quantile(q, a))
+        }
+        deltas.sort()
+        let lower = quantile(0.025, deltas)
+        let upper = quantile(0.975, deltas)
+        let below = deltas.filter { $0 <= 0 }.count
+        let above = deltas.filter { $0 >= 0 }.count
+        let p = min(1, 2 * Double(min(below, above)) / Double(deltas.count))
+        return BootstrapInterval(
+            metric: metric, observedDelta: observed, lower: lower, upper: upper, resamples: options.resamples,
+            seed: options.seed, pValue: p, significant: (lower > 0 || upper < 0) && !tooFew(n),
+            tooFewUtterances: marker(n))
+    }
+
+    /// The `q` quantile of sorted values, interpolating linearly between order statistics (numpy's default, R's
+    /// type 7): what every latency percentile is.
+    public static func quantile(_ q: Double, _ sorted: [Double]) -> Double {
+        let position = q * Double(sorted.count - 1)
+        let lower = Int(position.rounded(.down))
+        let upper = min(lower + 1, sorted.count - 1)
+        return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
+    }
+
     /// A bootstrap 95% interval of one system's rate Σ counts / Σ exposure (false alarms per millisecond of
     /// audio, say), resampling utterances as ``RateInterval`` says; nil when the rate is over nothing or there is
     /// one utterance.

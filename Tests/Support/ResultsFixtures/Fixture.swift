@@ -95,7 +95,10 @@ public enum Fixture {
             record.latency = StreamingLatency(
                 firstPartialSeconds: 0.25 + Double(index % 3) * 0.125,
                 finalLatencySeconds: (mode == .customized ? 0.25 : 0.125) + Double(index % 5) * 0.0625,
-                firstCorrectEmission: emission)
+                firstCorrectEmission: emission, pacing: "realTime", speechOnsetSeconds: 0.125,
+                speechEndSeconds: 1.5, speechSource: "energy",
+                firstPartialAfterOnsetSeconds: 0.125 + Double(index % 3) * 0.125,
+                endpointSeconds: index % 2 == 0 ? 2.0 : nil, endpointLatencySeconds: index % 2 == 0 ? 0.5 : nil)
             record.customization = mode == .customized ? .applied : .notRequested
             if line.hypothesis == nil {
                 record.failure = "decoder returned no hypothesis (ps_get_hyp)"

@@ -10,17 +10,18 @@ extension HTMLReport {
         let systems = results.systems.filter { $0.timing.streaming != nil || $0.timing.wholeUtterance != nil }
         guard !systems.isEmpty else { return "" }
         var out = "<div class=\"card\"><h3>Latency</h3><table><thead><tr><th>System</th><th>Streamed</th>"
-        out += "<th class=\"num\">n</th><th class=\"num\">First partial from speech p50 / p95</th>"
-        out +=
-            "<th class=\"num\">Final after audio p50</th><th class=\"num\">p95 · 95% CI</th><th class=\"num\">p99</th>"
-        out += "<th class=\"num\">End of speech detected p50 / p95</th><th class=\"num\">Finals missing / early</th>"
-        out += "</tr></thead><tbody>"
+        out += "<th class=\"num\">n</th><th class=\"num\">First partial<div class=\"sub\">p50 / p95</div></th>"
+        out += "<th class=\"num\">Final<div class=\"sub\">p50</div></th>"
+        out += "<th class=\"num\">Final<div class=\"sub\">p95 · 95% CI</div></th>"
+        out += "<th class=\"num\">Final<div class=\"sub\">p99</div></th>"
+        out += "<th class=\"num\">End of speech<div class=\"sub\">p50 / p95</div></th>"
+        out += "<th class=\"num\">Finals<div class=\"sub\">missing / early</div></th></tr></thead><tbody>"
         for system in systems {
             let t = system.timing
             out += "<tr><td>\(e(system.corpus)) · \(e(Format.systemName(system)))</td>"
             if let whole = t.wholeUtterance, t.streaming == nil {
                 out +=
-                    "<td>whole utterance (does not stream)</td><td class=\"num\">\(whole.count)</td><td class=\"num\">—</td>"
+                    "<td>whole utterance<div class=\"sub\">does not stream</div></td><td class=\"num\">\(whole.count)</td><td class=\"num\">—</td>"
                 out += latencyCells(whole) + "<td class=\"num\">—</td><td class=\"num\">—</td></tr>"
                 continue
             }

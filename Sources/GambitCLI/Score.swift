@@ -78,12 +78,8 @@ struct Score: ParsableCommand {
             """)
     var variant: String?
 
-    @Option(
-        help: """
-            A reference utterance without a hypothesis: empty (score it as all deletions, as sclite \
-            does) or skip (leave it out of the rates). Either way the report warns and counts them.
-            """)
-    var missing: MissingHypothesisPolicy = .scoreAsEmpty
+    @Option(help: "A reference utterance without a hypothesis. Either way the report warns and counts them.")
+    var missing: MissingOption = .empty
 
     @Flag(help: "Refuse to score when any reference utterance has no hypothesis.")
     var strict = false
@@ -144,7 +140,7 @@ struct Score: ParsableCommand {
             options: ScoringOptions(
                 mode: alignment, normalizer: normalizer, boostedWords: boostedWords, terms: scoredTerms,
                 boostedWordsBesideLists: variant != nil, templates: templates,
-                missingHypothesis: strict ? .error : missing, referenceFormat: referenceFormat,
+                missingHypothesis: strict ? .error : missing.policy, referenceFormat: referenceFormat,
                 hypothesisFormat: hypothesisFormat, breakdownField: by),
             audioLength: Self.audioLength)
         if json {
@@ -177,15 +173,16 @@ struct Score: ParsableCommand {
 
 extension TranscriptFormat: ExpressibleByArgument {}
 
-extension MissingHypothesisPolicy: ExpressibleByArgument {
-    public init?(argument: String) {
-        switch argument {
-        case "empty": self = .scoreAsEmpty
-        case "skip": self = .skip
-        default: return nil
+/// `--missing`'s values as a person types them; each names what it does in the help.
+enum MissingOption: String, ExpressibleByArgument, CaseIterable {
+    case empty, skip
+
+    var policy: MissingHypothesisPolicy { self == .empty ? .scoreAsEmpty : .skip }
+
+    var defaultValueDescription: String {
+        switch self {
+        case .empty: "score it as all deletions, as sclite does"
+        case .skip: "leave it out of the rates"
         }
     }
-
-    public static var allValueStrings: [String] { ["empty", "skip"] }
-    public var defaultValueDescription: String { self == .skip ? "skip" : "empty" }
 }

@@ -373,14 +373,17 @@ struct StrictSuiteTests {
     @Test("A decoder profile sets its settings, those beside it are set over it, and an unknown one is refused")
     func decoderProfile() throws {
         let low = try Suite.load(try suite(Self.corpora + "decoder: {languageWeight: 8, profile: lowLatency}\n"))
-        #expect(low.decoder == DecoderSettings(languageWeight: 8, secondPass: false, bestPath: false))
-        let over = try Suite.load(try suite(Self.corpora + "decoder: {profile: lowLatency, bestPath: true}\n"))
-        #expect(over.decoder == DecoderSettings(secondPass: false, bestPath: true))
+        #expect(low.decoder == DecoderSettings(languageWeight: 8, secondPass: false))
+        let over = try Suite.load(try suite(Self.corpora + "decoder: {profile: lowLatency, secondPass: true}\n"))
+        #expect(over.decoder == DecoderSettings(secondPass: true))
         #expect(try Suite.load(try suite(Self.corpora + "decoder: {profile: default}\n")).decoder == .standard)
+        let lowest = try Suite.load(try suite(Self.corpora + "decoder: {profile: lowestLatency}\n"))
+        #expect(lowest.decoder == DecoderSettings(secondPass: false, bestPath: false))
         let refused = try #require(try refusal(Self.corpora + "decoder: {profile: fastest}\n"))
         #expect(refused.line == 3)
         #expect(
-            refused.message.contains("unknown decoder profile 'fastest'; the profiles are default, lowLatency"),
+            refused.message.contains(
+                "unknown decoder profile 'fastest'; the profiles are default, lowLatency, lowestLatency"),
             "\(refused.message)")
     }
 

@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        // RFC 4180 spreadsheets (`gambit corpus import`'s transcripts).
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
     ],
     targets: [
         // C libraries.
@@ -64,7 +66,11 @@ let package = Package(
         // The engine's one owner: the only module that imports CPocketSphinx (one lock, one log setup,
         // one class per C handle, typed errors naming the call, one interpolation).
         .target(name: "PocketSphinx", dependencies: ["Formats", "CPocketSphinx"]),
-        .target(name: "Corpus", dependencies: ["Audio", "Formats", "TrainingData", "StrictYAML"]),
+        .target(
+            name: "Corpus",
+            dependencies: [
+                "Audio", "Formats", "TrainingData", "StrictYAML", .product(name: "SwiftCSV", package: "SwiftCSV"),
+            ]),
         // The keys each file a user writes may have: a typo is an error with its line, never a default.
         .target(name: "StrictYAML", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "TrainingData", dependencies: ["StrictYAML", .product(name: "Yams", package: "Yams")]),

@@ -6,8 +6,10 @@ import Foundation
 struct CorpusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "corpus",
-        abstract: "Make test corpora: synthesize speech from texts with several voices and conditions.",
-        subcommands: [Synth.self]
+        abstract:
+            "Make test corpora: import your own recordings, or synthesize speech from texts with several voices and "
+            + "conditions.",
+        subcommands: [Import.self, Synth.self]
     )
 }
 
@@ -83,6 +85,86 @@ extension CorpusCommand {
                 }
             }
             return values
+        }
+    }
+}
+
+extension CorpusCommand {
+    /// `gambit corpus import FOLDER --transcripts FILE --output DIR`.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a corpus folder (audio/*.wav and manifest.jsonl) from your own recordings.",
+            discussion: """
+                Reads every recording under FOLDER (WAV, FLAC, Ogg or anything libsndfile reads; any rate, \
+                mono or stereo), converts it to 16 kHz mono, times and checks it, and pairs it with what was said: \
+                a CSV or TSV with a header (a column for the file: file, audio, path, filename, wav_filename, \
+                audio_filepath or id; one for the text: text, transcript, transcription, sentence or reference; \
+                and perhaps speaker, speaker_id or client_id), Kaldi text (id, then the words; the id is the \
+                file's name without its extension), or, without --transcripts, a .txt beside each recording.
+
+                Every problem is listed with its file or row and counted: a recording with no transcript, a \
+                transcript with no recording, a row without a file or text, unreadable, empty or silent audio, \
+                over --max-seconds, or a duplicate id leaves that utterance out; clipping is listed and kept. \
+                Speakers come from the column, else from each recording's folder. The dev/test split is \
+                deterministic, by a hash of the speaker (no speaker in both), or of the id without one.
+
+                Then `gambit init` writes a suite for the corpus.
+
+                Exit codes: 0 the corpus was written (problems, if any, listed); 2 nothing could be imported, or \
+                refused input.
+                """
+        )
+
+        @Argument(help: "The folder of recordings (searched with its subfolders).")
+        var folder: String
+
+        @Option(
+            help: "What was said: a .csv or .tsv with a header, or Kaldi text. Default: a .txt beside each recording.")
+        var transcripts: String?
+
+        @Option(name: .shortAndLong, help: "Corpus folder to write audio/ and manifest.jsonl into.")
+        var output: String
+
+        @Option(help: "The spreadsheet's speaker column (default: speaker, speaker_id or client_id, else the folders).")
+        var speakerColumn: String?
+
+        @Option(parsing: .unconditional, help: "Percent of speakers (or utterances) in the dev split, 0 to 100.")
+        var devPercent = 40
+
+        @Option(parsing: .unconditional, help: "Leave out recordings longer than this many seconds.")
+        var maxSeconds = 60.0
+
+        func run() throws {
+            guard (0...100).contains(devPercent) else {
+                throw ValidationError("--dev-percent is \(devPercent); give a whole number from 0 to 100")
+            }
+            guard maxSeconds.isFinite, maxSeconds > 0 else {
+                throw ValidationError("--max-seconds is \(maxSeconds); it must be a number of seconds above 0")
+            }
+            let outcome = try CorpusImport.run(
+                audioFolder: URL(fileURLWithPath: folder), output: URL(fileURLWithPath: output),
+                options: CorpusImport.Options(
+                    transcripts: transcripts.map { URL(fileURLWithPath: $0) }, speakerColumn: speakerColumn,
+                    devPercent: devPercent, maximumSeconds: maxSeconds))
+            for problem in outcome.problems { print(problem) }
+            let entries = outcome.entries
+            let seconds = entries.compactMap(\.duration).reduce(0, +)
+            let dev = entries.filter { $0.split == "dev" }.count
+            func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+            print(
+                "\(count(entries.count, "utterance")) (\(dev) dev, \(entries.count - dev) test), "
+                    + "\(count(Set(entries.compactMap(\.speaker)).count, "speaker")), "
+                    + String(format: "%.1f", seconds / 60) + " min of audio; \(outcome.converted) converted to 16 kHz "
+                    + "mono → \(outcome.manifest.path)")
+            let left = outcome.problems.filter(\.leftOut).count
+            if !outcome.problems.isEmpty {
+                print(
+                    "\(count(outcome.problems.count, "problem")) (\(left) left out): "
+                        + outcome.counts.map { "\($0.count) × \($0.kind.rawValue)" }.joined(separator: ", "))
+            }
+            if entries.isEmpty {
+                throw ValidationError("nothing could be imported from \(folder): see the problems above")
+            }
         }
     }
 }

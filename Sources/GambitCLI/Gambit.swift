@@ -14,7 +14,8 @@ struct Gambit: ParsableCommand {
             .utterancesFailed: "every check passed but some utterances failed to decode (run, merge, decode)",
         ]),
         subcommands: [
-            Run.self, Decode.self, Lint.self, Prepare.self, Score.self, CorpusCommand.self, Report.self, Merge.self,
+            Init.self, Run.self, Decode.self, Lint.self, Prepare.self, Score.self, CorpusCommand.self, Report.self,
+            Merge.self,
             Diagnose.self, Export.self,
             GateCommand.self, Baseline.self, SweepCommand.self, CacheCommand.self, SlurmCommand.self,
             Worker.self,

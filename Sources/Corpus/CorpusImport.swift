@@ -102,10 +102,19 @@ public enum CorpusImport {
     public static func run(audioFolder: URL, output: URL, options: Options = Options()) throws(CorpusError)
         -> Outcome
     {
+        let audio = output.appendingPathComponent("audio")
+        let source = audioFolder.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+        let written = audio.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+        // audio/ is written anew: it must never be, hold or lie in the recordings.
+        guard !source.hasPrefix(written) && !written.hasPrefix(source) else {
+            throw .unwritable(
+                path: audio.path,
+                detail: "the corpus's audio/ folder would overlap the recordings in \(audioFolder.path), and it is "
+                    + "written anew; give an --output outside the recordings")
+        }
         let recordings = try findRecordings(in: audioFolder)
         var problems: [Problem] = []
         let transcripts = try readTranscripts(options, recordings: recordings, folder: audioFolder, into: &problems)
-        let audio = output.appendingPathComponent("audio")
         do {
             try? FileManager.default.removeItem(at: audio)
             try FileManager.default.createDirectory(at: audio, withIntermediateDirectories: true)
@@ -259,7 +268,13 @@ public enum CorpusImport {
             var said: [String: Said] = [:]
             for recording in recordings {
                 let text = folder.appendingPathComponent((recording as NSString).deletingPathExtension + ".txt")
-                if let words = try? String(contentsOf: text, encoding: .utf8) {
+                guard let words = try? String(contentsOf: text, encoding: .utf8) else { continue }
+                if normalizedSpace(words).isEmpty {
+                    problems.append(
+                        Problem(
+                            kind: .badRow, location: (recording as NSString).deletingPathExtension + ".txt",
+                            detail: "it says nothing", leftOut: true))
+                } else {
                     said[recording] = Said(text: normalizedSpace(words))
                 }
             }

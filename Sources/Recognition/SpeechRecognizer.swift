@@ -230,6 +230,11 @@ public final class RecognitionStream {
         try decoder.endStreamHypothesis()
     }
 
+    /// Ends the utterance after a failure, whatever state it is in, so that the decoder can start the next one.
+    public func cancel() {
+        _ = try? decoder.endStreamHypothesis()
+    }
+
     func end(alternatives: Int) throws(RecognitionError) -> DecodedUtterance {
         try decoder.endStream(alternatives: alternatives)
     }

@@ -61,11 +61,10 @@ public struct StreamingSetup: Codable, Sendable, Hashable {
         self.trailingSilenceMilliseconds = trailingSilenceMilliseconds
     }
 
-    /// What a work key adds for this setup: nothing beyond the chunk for the setup every earlier Gambit streamed
-    /// with (simulated, no silence), so its keys stay the same.
+    /// What a work key adds for this setup. Every part of it is named, `vad` included: a stream now listens with
+    /// the engine's voice-activity detector on, so no answer streamed before it was may be taken for one of these.
     public var keyText: String {
-        pacing == .simulated && trailingSilenceMilliseconds == 0
-            ? "\(chunkMilliseconds)" : "\(chunkMilliseconds)/\(pacing.rawValue)/\(trailingSilenceMilliseconds)"
+        "\(chunkMilliseconds)/\(pacing.rawValue)/\(trailingSilenceMilliseconds)/vad"
     }
 }
 

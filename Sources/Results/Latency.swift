@@ -145,7 +145,8 @@ public struct StreamingSummary: Codable, Sendable, Equatable {
             earlyFinals: streamed.filter { ($0.finalLatencySeconds ?? 0) < 0 }.count,
             speechFound: streamed.filter { $0.speechOnsetSeconds != nil }.count,
             speechSource: sources.count == 1 ? sources.first : sources.isEmpty ? nil : "mixed",
-            endpointsDetected: endpoints.count, prematureEndpoints: endpoints.filter { $0 < 0 }.count,
+            endpointsDetected: streamed.filter { $0.endpointSeconds != nil }.count,
+            prematureEndpoints: endpoints.filter { $0 < 0 }.count,
             firstPartialAfterOnset: Percentiles(
                 streamed.compactMap(\.firstPartialAfterOnsetSeconds), bootstrap: bootstrap),
             endpointLatency: Percentiles(endpoints, bootstrap: bootstrap))

@@ -62,7 +62,7 @@ struct DecodeCache {
         var kept: Set<String> = []
         for request in requests where Self.applies(to: request) && !cached.contains(request.key) {
             guard kept.insert(request.key).inserted, let answer = answers[request.key], answer.failure == nil,
-                !answer.crashed, let data = try? encoder.encode(answer)
+                answer.latency?.failure == nil, !answer.crashed, let data = try? encoder.encode(answer)
             else { continue }
             try? data.write(to: file(request), options: .atomic)
         }

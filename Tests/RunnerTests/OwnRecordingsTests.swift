@@ -123,6 +123,12 @@ struct OwnRecordingsTests {
         #expect(
             beside.output.contains("1 utterance (1 dev, 0 test)")
                 || beside.output.contains("1 utterance (0 dev, 1 test)"), "\(beside.output)")
+        // An output whose audio/ would be the recordings' folder is refused, and the recordings are untouched.
+        let overlapping = try TestSupport.gambit(["corpus", "import", audio.path, "--output", folder.path])
+        #expect(
+            overlapping.status == 2 && overlapping.output.contains("would overlap the recordings"),
+            "\(overlapping.output)")
+        #expect(FileManager.default.fileExists(atPath: audio.appendingPathComponent("u2.wav").path))
         let kaldi = folder.appendingPathComponent("text")
         try "u0 play the albin counter gambit\nu1 play the winawer variation\nu2\nu9 queen to d four\n".write(
             to: kaldi, atomically: true, encoding: .utf8)

@@ -405,9 +405,9 @@ struct StrictSuiteTests {
         #expect(
             silence.message.contains("`trailingSilenceMilliseconds` is 20000; it must be a number of milliseconds"),
             "\(silence.message)")
-        // The key of a stream set up as every earlier one was is unchanged; any other setup has a key of its own.
-        #expect(StreamingSetup(chunkMilliseconds: 100).keyText == "100")
-        #expect(StreamingSetup(chunkMilliseconds: 100, pacing: .realTime).keyText == "100/realTime/0")
+        // Each setup has a key of its own, and none is an answer streamed before the detector was on ("100").
+        #expect(StreamingSetup(chunkMilliseconds: 100).keyText == "100/simulated/0/vad")
+        #expect(StreamingSetup(chunkMilliseconds: 100, pacing: .realTime).keyText == "100/realTime/0/vad")
     }
 
     @Test("A streaming chunk out of range is refused with its value and range")

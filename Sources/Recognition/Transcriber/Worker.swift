@@ -379,12 +379,17 @@ final class RequestDecoder {
             after: clip.samples, seconds: Double(setup.trailingSilenceMilliseconds) / 1000, sampleRate: clip.sampleRate)
         let chunks = AudioBufferRecognitionRequest.chunks(of: audio, milliseconds: setup.chunkMilliseconds)
         let speech = SpeechActivity.span(of: clip.samples, sampleRate: clip.sampleRate)
+        var stream: RecognitionStream?
         do {
-            let stream = try recognizer.stream(options)
+            let started = try recognizer.stream(options)
+            stream = started
             return try StreamTimer(clock: clock, pacing: setup.pacing).measure(
                 chunks: chunks, sampleRate: clip.sampleRate, speech: speech, terms: terms,
-                feed: { try stream.feed(chunks[$0]) }, finish: { try stream.finish() })
+                feed: { try started.feed(chunks[$0]) }, finish: { try started.finish() })
         } catch {
+            // An utterance left open would refuse the next one's start (ps_start_utt): every later stream of this
+            // worker would fail too.
+            stream?.cancel()
             return DecodeLatency(pacing: setup.pacing, speech: speech, failure: "\(error)")
         }
     }

@@ -150,16 +150,15 @@ extension CorpusCommand {
             let entries = outcome.entries
             let seconds = entries.compactMap(\.duration).reduce(0, +)
             let dev = entries.filter { $0.split == "dev" }.count
-            func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
             print(
-                "\(count(entries.count, "utterance")) (\(dev) dev, \(entries.count - dev) test), "
-                    + "\(count(Set(entries.compactMap(\.speaker)).count, "speaker")), "
+                "\(Output.count(entries.count, "utterance")) (\(dev) dev, \(entries.count - dev) test), "
+                    + "\(Output.count(Set(entries.compactMap(\.speaker)).count, "speaker")), "
                     + String(format: "%.1f", seconds / 60) + " min of audio; \(outcome.converted) converted to 16 kHz "
                     + "mono → \(outcome.manifest.path)")
             let left = outcome.problems.filter(\.leftOut).count
             if !outcome.problems.isEmpty {
                 print(
-                    "\(count(outcome.problems.count, "problem")) (\(left) left out): "
+                    "\(Output.count(outcome.problems.count, "problem")) (\(left) left out): "
                         + outcome.counts.map { "\($0.count) × \($0.kind.rawValue)" }.joined(separator: ", "))
             }
             if entries.isEmpty {

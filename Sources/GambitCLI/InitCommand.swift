@@ -53,11 +53,10 @@ struct Init: ParsableCommand {
                 shippedCorpora: shippedCorpora.map { URL(fileURLWithPath: $0) } ?? Self.findShippedCorpora(),
                 antiContext: wanted, name: name),
             to: file)
-        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
         let yours = suite.corpora.filter { $0.role == .domain }.count
         print(
-            "wrote \(output): \(count(suite.corpora.count, "corpus").replacingOccurrences(of: "corpuss", with: "corpora")) "
-                + "(\(yours) yours), \(count(suite.variants.count, "variant")), modes "
+            "wrote \(output): \(Output.count(suite.corpora.count, "corpus", plural: "corpora")) "
+                + "(\(yours) yours), \(Output.count(suite.variants.count, "variant")), modes "
                 + suite.modes.map(\.rawValue).joined(separator: ", "))
         print("next: gambit run \(output) --output Reports")
     }
